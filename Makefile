@@ -1,0 +1,47 @@
+# nodepilot: the targets a newcomer can guess.
+GO        ?= go
+TOOLS     := $(GO) tool -modfile=hack/tools/go.mod
+BIN       := bin/nodepilot
+PKGS      := ./...
+FUZZTIME  ?= 10s
+
+.PHONY: run test lint generate bench build k8s-bins fuzz clean
+
+## run: the demo (until the console lands: `nodepilot plan` on the seed manifests)
+run: build
+	$(BIN) plan -f testdata/manifests/seeds
+
+## build: the nodepilot binary in ./bin
+build:
+	$(GO) build -o $(BIN) .
+
+## test: every test (unit, AWS, integration), then short fuzz runs
+test: k8s-bins
+	$(GO) test -count=1 -timeout 60m $(PKGS)
+	$(MAKE) fuzz
+
+## fuzz: each fuzz target for FUZZTIME
+fuzz:
+	@hack/fuzz.sh $(FUZZTIME)
+
+## bench: the benchmarks the issues report
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+## lint: gofmt, go vet and staticcheck
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	$(TOOLS) staticcheck $(PKGS)
+
+## generate: deepcopy and CRD YAML from the API types (controller-gen)
+generate:
+	$(TOOLS) controller-gen object paths=./kube/apis/...
+	$(TOOLS) controller-gen crd:allowDangerousTypes=false paths=./kube/apis/... output:crd:dir=./kube/apis/crds
+
+## k8s-bins: build the local control plane binaries into a cache under $HOME (slow the first time)
+k8s-bins:
+	@hack/build-k8s-bins.sh >/dev/null
+
+clean:
+	rm -rf bin

@@ -1,0 +1,165 @@
+package requirements
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+const (
+	in     = corev1.NodeSelectorOpIn
+	notIn  = corev1.NodeSelectorOpNotIn
+	exists = corev1.NodeSelectorOpExists
+	dne    = corev1.NodeSelectorOpDoesNotExist
+	gt     = corev1.NodeSelectorOpGt
+	lt     = corev1.NodeSelectorOpLt
+)
+
+func TestHas(t *testing.T) {
+	tests := []struct {
+		name  string
+		req   *Requirement
+		value string
+		want  bool
+	}{
+		{"in has listed", New("k", in, "a", "b"), "b", true},
+		{"in lacks other", New("k", in, "a", "b"), "c", false},
+		{"notin lacks listed", New("k", notIn, "a"), "a", false},
+		{"notin has other", New("k", notIn, "a"), "z", true},
+		{"exists has any", New("k", exists), "anything", true},
+		{"dne has none", New("k", dne), "", false},
+		{"gt above", New("k", gt, "5"), "6", true},
+		{"gt equal", New("k", gt, "5"), "5", false},
+		{"gt not integer", New("k", gt, "5"), "six", false},
+		{"gte equal", New("k", OpGte, "5"), "5", true},
+		{"gte below", New("k", OpGte, "5"), "4", false},
+		{"lt below", New("k", lt, "5"), "4", true},
+		{"lte equal", New("k", OpLte, "5"), "5", true},
+		{"lte above", New("k", OpLte, "5"), "6", false},
+		{"malformed gt allows nothing", New("k", gt, "five"), "6", false},
+		{"gt with two values allows nothing", New("k", gt, "1", "2"), "6", false},
+		{"unknown operator allows nothing", New("k", "Within", "1"), "1", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.req.Has(tt.value); got != tt.want {
+				t.Errorf("%s Has(%q) = %v, want %v", tt.req, tt.value, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestIntersection(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b *Requirement
+		want string
+	}{
+		{"in and in", New("k", in, "a", "b", "c"), New("k", in, "b", "c", "d"), "k In [b c]"},
+		{"in and notin", New("k", in, "a", "b"), New("k", notIn, "a"), "k In [b]"},
+		{"notin and in", New("k", notIn, "a"), New("k", in, "a", "b"), "k In [b]"},
+		{"notin and notin", New("k", notIn, "a"), New("k", notIn, "b"), "k NotIn [a b]"},
+		{"exists and in", New("k", exists), New("k", in, "x"), "k In [x]"},
+		{"in and dne", New("k", in, "x"), New("k", dne), "k DoesNotExist"},
+		{"gt and in filters", New("k", gt, "5"), New("k", in, "3", "6", "7", "x"), "k In [6 7]"},
+		{"gt and lt", New("k", gt, "2"), New("k", lt, "6"), "k Gt 2 and Lt 6"},
+		{"gt and lt disjoint", New("k", gt, "5"), New("k", lt, "6"), "k DoesNotExist"},
+		{"gte and lte one value", New("k", OpGte, "5"), New("k", OpLte, "5"), "k Gt 4 and Lt 6"},
+		{"tighter gt wins", New("k", gt, "2"), New("k", gt, "7"), "k Gt 7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.a.Intersection(tt.b).String(); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestIntersects(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b *Requirement
+		want bool
+	}{
+		{"overlapping in", New("k", in, "a", "b"), New("k", in, "b"), true},
+		{"disjoint in", New("k", in, "a"), New("k", in, "b"), false},
+		{"in vs notin same", New("k", in, "a"), New("k", notIn, "a"), false},
+		{"in vs notin other", New("k", in, "a"), New("k", notIn, "b"), true},
+		{"two notins", New("k", notIn, "a"), New("k", notIn, "a"), true},
+		{"dne vs notin both forbid", New("k", dne), New("k", notIn, "a"), true},
+		{"dne vs dne", New("k", dne), New("k", dne), true},
+		{"in vs dne", New("k", in, "a"), New("k", dne), false},
+		{"dne vs exists", New("k", dne), New("k", exists), false},
+		{"gt vs in above", New("k", gt, "5"), New("k", in, "8"), true},
+		{"gt vs in below", New("k", gt, "5"), New("k", in, "4"), false},
+		{"gt vs lt disjoint", New("k", gt, "5"), New("k", lt, "3"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.a.Intersects(tt.b); got != tt.want {
+				t.Errorf("%s ∩ %s: got %v, want %v", tt.a, tt.b, got, tt.want)
+			}
+			if got := tt.b.Intersects(tt.a); got != tt.want {
+				t.Errorf("%s ∩ %s (swapped): got %v, want %v", tt.b, tt.a, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCompatible(t *testing.T) {
+	wellKnown := func(k string) bool { return k == "topology.kubernetes.io/zone" }
+	pool := Of(New("karpenter.sh/capacity-type", in, "on-demand"), New("team", in, "a"))
+	tests := []struct {
+		name    string
+		pod     Requirements
+		wantKey string
+	}{
+		{"nothing asked", Requirements{}, ""},
+		{"matching custom label", Of(New("team", in, "a")), ""},
+		{"conflicting custom label", Of(New("team", in, "b")), "team"},
+		{"undefined custom label", Of(New("gpu", in, "true")), "gpu"},
+		{"undefined label asked absent", Of(New("gpu", dne)), ""},
+		{"undefined label NotIn", Of(New("gpu", notIn, "true")), ""},
+		{"undefined well-known label", Of(New("topology.kubernetes.io/zone", in, "us-east-1a")), ""},
+		{"capacity type conflict", Of(New("karpenter.sh/capacity-type", in, "spot")), "karpenter.sh/capacity-type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := pool.Compatible(tt.pod, wellKnown)
+			got := ""
+			if c != nil {
+				got = c.Key
+				if c.Error() == "" {
+					t.Error("conflict without a message")
+				}
+			}
+			if got != tt.wantKey {
+				t.Errorf("conflict on %q, want %q (%v)", got, tt.wantKey, c)
+			}
+		})
+	}
+}
+
+func TestAddKeepsReceiver(t *testing.T) {
+	base := Of(New("a", in, "1", "2"))
+	narrowed := base.Add(New("a", in, "2"), New("b", exists))
+	if got := base.String(); got != "a In [1 2]" {
+		t.Errorf("receiver changed to %q", got)
+	}
+	if got := narrowed.String(); got != "a In [2], b Exists" {
+		t.Errorf("narrowed = %q", got)
+	}
+	if got := narrowed.Labels(); len(got) != 1 || got["a"] != "2" {
+		t.Errorf("labels = %v", got)
+	}
+}
+
+func TestMinValuesSurvivesIntersection(t *testing.T) {
+	three := 3
+	a := New("family", exists).WithMinValues(&three)
+	got := a.Intersection(New("family", in, "c6i", "m6i", "r6i", "c7i"))
+	if got.MinValues == nil || *got.MinValues != 3 || got.Len() != 4 {
+		t.Errorf("got %s", got)
+	}
+}
