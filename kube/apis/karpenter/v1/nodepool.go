@@ -195,7 +195,7 @@ type NodeClaimTemplateSpec struct {
 	// Requirements constrain the labels (instance type, zone, capacity type, ...) of the
 	// launched nodes.
 	// +kubebuilder:validation:XValidation:rule="self.all(r, r.operator != 'In' || (has(r.values) && size(r.values) > 0))",message="requirements with operator 'In' need at least one value"
-	// +kubebuilder:validation:XValidation:rule="self.all(r, !(r.operator in ['Gt', 'Lt', 'Gte', 'Lte']) || (has(r.values) && size(r.values) == 1 && r.values[0].matches('^[+]?[0-9]+$') && int(r.values[0]) >= 0))",message="requirements with operator 'Gt', 'Lt', 'Gte' or 'Lte' need exactly one non-negative integer value"
+	// +kubebuilder:validation:XValidation:rule="self.all(r, !(r.operator in ['Gt', 'Lt', 'Gte', 'Lte']) || (has(r.values) && size(r.values) == 1 && r.values[0].matches('^[0-9]+$') && int(r.values[0]) >= 0))",message="requirements with operator 'Gt', 'Lt', 'Gte' or 'Lte' need exactly one non-negative integer value"
 	// +kubebuilder:validation:XValidation:rule="self.all(r, !(r.operator == 'In' && has(r.minValues)) || size(r.values) >= r.minValues)",message="requirements with 'minValues' need at least that many values"
 	// +kubebuilder:validation:XValidation:rule="self.all(r, r.key != 'karpenter.sh/nodepool')",message="label \"karpenter.sh/nodepool\" is restricted"
 	// +kubebuilder:validation:MaxItems:=100

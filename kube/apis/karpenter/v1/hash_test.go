@@ -1,0 +1,56 @@
+package v1
+
+import (
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+func TestHash(t *testing.T) {
+	base := Hash(validNodePool())
+	if base != Hash(validNodePool()) {
+		t.Fatal("Hash is not stable")
+	}
+	tests := []struct {
+		name    string
+		mutate  func(np *NodePool)
+		changes bool
+	}{
+		{"label", func(np *NodePool) { np.Spec.Template.Labels["team"] = "api" }, true},
+		{"annotation", func(np *NodePool) { np.Spec.Template.Annotations = map[string]string{"a": "b"} }, true},
+		{"taint", func(np *NodePool) { np.Spec.Template.Spec.Taints[0].Value = "api" }, true},
+		{"startup taint", func(np *NodePool) {
+			np.Spec.Template.Spec.StartupTaints = []corev1.Taint{{Key: "init", Effect: corev1.TaintEffectNoSchedule}}
+		}, true},
+		{"nodeClassRef", func(np *NodePool) { np.Spec.Template.Spec.NodeClassRef.Name = "other" }, true},
+		{"expireAfter", func(np *NodePool) { np.Spec.Template.Spec.ExpireAfter = NeverDuration() }, true},
+		{"terminationGracePeriod", func(np *NodePool) { np.Spec.Template.Spec.TerminationGracePeriod = duration(time.Hour) }, true},
+		{"requirements", func(np *NodePool) { np.Spec.Template.Spec.Requirements[0].Values = []string{"on-demand"} }, false},
+		{"disruption", func(np *NodePool) { np.Spec.Disruption.ConsolidationPolicy = ConsolidationPolicyWhenEmpty }, false},
+		{"limits and weight", func(np *NodePool) {
+			np.Spec.Limits = Limits{"cpu": resource.MustParse("10")}
+			np.Spec.Weight = ptr(int32(5))
+		}, false},
+		{"taint order", func(np *NodePool) {
+			np.Spec.Template.Spec.Taints = append([]corev1.Taint{{Key: "a", Effect: corev1.TaintEffectNoExecute}}, np.Spec.Template.Spec.Taints...)
+			other := validNodePool()
+			other.Spec.Template.Spec.Taints = append(other.Spec.Template.Spec.Taints, corev1.Taint{Key: "a", Effect: corev1.TaintEffectNoExecute})
+			if Hash(np) != Hash(other) {
+				t.Error("taint order changed the hash")
+			}
+		}, true},
+		{"empty versus nil annotations", func(np *NodePool) { np.Spec.Template.Annotations = map[string]string{} }, false},
+		{"720h written differently", func(np *NodePool) { np.Spec.Template.Spec.ExpireAfter = parseNillableDuration("719h60m") }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			np := validNodePool()
+			tt.mutate(np)
+			if changed := Hash(np) != base; changed != tt.changes {
+				t.Errorf("hash changed = %v, want %v", changed, tt.changes)
+			}
+		})
+	}
+}

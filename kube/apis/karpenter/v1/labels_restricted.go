@@ -1,0 +1,102 @@
+package v1
+
+import (
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// The restricted label domains: a NodePool may not use labels of these domains (or their
+// subdomains), except the listed well-known ones, because the kubelet refuses them or the
+// provisioner sets them.
+const (
+	kubernetesIODomain = "kubernetes.io"
+	k8sIODomain        = "k8s.io"
+	karpenterDomain    = Group
+	awsProviderDomain  = "karpenter.k8s.aws"
+)
+
+// kubernetesIOAllowedLabels are the kubernetes.io labels a NodePool may use.
+func kubernetesIOAllowedLabels() []string {
+	return []string{
+		"beta.kubernetes.io/instance-type",
+		"failure-domain.beta.kubernetes.io/region",
+		"beta.kubernetes.io/os",
+		"beta.kubernetes.io/arch",
+		"failure-domain.beta.kubernetes.io/zone",
+		corev1.LabelTopologyZone,
+		corev1.LabelTopologyRegion,
+		corev1.LabelInstanceTypeStable,
+		corev1.LabelArchStable,
+		corev1.LabelOSStable,
+		corev1.LabelWindowsBuild,
+	}
+}
+
+// awsProviderAllowedLabels are the karpenter.k8s.aws labels a NodePool may use: the AWS
+// provider's well-known labels (kept equal to karpenteraws.WellKnownLabels by a test there).
+func awsProviderAllowedLabels() []string {
+	return []string{
+		awsProviderDomain + "/ec2nodeclass",
+		awsProviderDomain + "/capacity-reservation-id",
+		awsProviderDomain + "/capacity-reservation-type",
+		awsProviderDomain + "/instance-encryption-in-transit-supported",
+		awsProviderDomain + "/instance-category",
+		awsProviderDomain + "/instance-hypervisor",
+		awsProviderDomain + "/instance-family",
+		awsProviderDomain + "/instance-generation",
+		awsProviderDomain + "/instance-local-nvme",
+		awsProviderDomain + "/instance-size",
+		awsProviderDomain + "/instance-cpu",
+		awsProviderDomain + "/instance-cpu-manufacturer",
+		awsProviderDomain + "/instance-cpu-sustained-clock-speed-mhz",
+		awsProviderDomain + "/instance-memory",
+		awsProviderDomain + "/instance-ebs-bandwidth",
+		awsProviderDomain + "/instance-network-bandwidth",
+		awsProviderDomain + "/instance-gpu-name",
+		awsProviderDomain + "/instance-gpu-manufacturer",
+		awsProviderDomain + "/instance-gpu-count",
+		awsProviderDomain + "/instance-gpu-memory",
+		awsProviderDomain + "/instance-accelerator-name",
+		awsProviderDomain + "/instance-accelerator-manufacturer",
+		awsProviderDomain + "/instance-accelerator-count",
+	}
+}
+
+// RestrictedLabelReason returns why key may not be used as a label or requirement key of a
+// NodePool (inNodePool) or a NodeClaim, or "" when it may. It mirrors the CRDs' CEL rules.
+func RestrictedLabelReason(key string, inNodePool bool) string {
+	domain := labelDomain(key)
+	switch {
+	case key == corev1.LabelHostname:
+		return `label "kubernetes.io/hostname" is restricted: the provisioner sets it`
+	case key == NodePoolLabelKey && inNodePool:
+		return `label "karpenter.sh/nodepool" is restricted: it is set to the NodePool's name`
+	case inDomain(domain, kubernetesIODomain) && !slices.Contains(kubernetesIOAllowedLabels(), key) &&
+		!strings.HasSuffix(domain, "node.kubernetes.io") && !strings.HasSuffix(domain, "node-restriction.kubernetes.io"):
+		return `label domain "kubernetes.io" is restricted: use a well-known label (` +
+			strings.Join(kubernetesIOAllowedLabels(), ", ") + `) or the node.kubernetes.io or node-restriction.kubernetes.io domains`
+	case inDomain(domain, k8sIODomain) && !strings.HasSuffix(domain, "kops.k8s.io"):
+		return `label domain "k8s.io" is restricted (except kops.k8s.io)`
+	case inDomain(domain, karpenterDomain) && key != CapacityTypeLabelKey && key != NodePoolLabelKey:
+		return `label domain "karpenter.sh" is restricted: only karpenter.sh/capacity-type may be used`
+	case inDomain(domain, awsProviderDomain) && !slices.Contains(awsProviderAllowedLabels(), key):
+		return `label domain "karpenter.k8s.aws" is restricted: only its well-known labels (such as karpenter.k8s.aws/instance-family) may be used`
+	}
+	return ""
+}
+
+// labelDomain returns the prefix of a label key before "/", or "".
+func labelDomain(key string) string {
+	domain, _, found := strings.Cut(key, "/")
+	if !found {
+		return ""
+	}
+	return domain
+}
+
+// inDomain reports whether domain is d or a subdomain of d.
+func inDomain(domain, d string) bool {
+	return domain == d || strings.HasSuffix(domain, "."+d)
+}
