@@ -126,7 +126,9 @@ func TestNodePoolValidate(t *testing.T) {
 		}},
 		{"missing nodeClassRef", func(np *NodePool) { np.Spec.Template.Spec.NodeClassRef = nil },
 			[]string{"spec.template.spec.nodeClassRef: a nodeClassRef (group, kind, name) is required"}},
-		{"incomplete nodeClassRef", func(np *NodePool) { np.Spec.Template.Spec.NodeClassRef = &NodeClassReference{Group: "karpenter.k8s.aws/v1"} },
+		{"incomplete nodeClassRef", func(np *NodePool) {
+			np.Spec.Template.Spec.NodeClassRef = &NodeClassReference{Group: "karpenter.k8s.aws/v1"}
+		},
 			[]string{
 				`spec.template.spec.nodeClassRef.group: must be an API group without a version, got "karpenter.k8s.aws/v1"`,
 				"spec.template.spec.nodeClassRef.kind: a kind (such as EC2NodeClass) is required",
