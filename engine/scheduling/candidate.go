@@ -1,0 +1,187 @@
+package scheduling
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+)
+
+// rejection says why a candidate refused a pod. Permanent rejections hold for the rest of the
+// solve for every pod with the same signature, so the solver never asks again.
+type rejection struct {
+	code      string
+	permanent bool
+}
+
+var accepted = rejection{}
+
+func (r rejection) ok() bool { return r.code == "" }
+
+// candidate is a place a pod may go: an existing node or a NodeClaim planned in this solve.
+type candidate interface {
+	try(s *scheduler, p *podData, checks []check) rejection
+}
+
+// existingNode is a node (or in-flight NodeClaim) of the input.
+type existingNode struct {
+	in        *ExistingNode
+	reqs      requirements.Requirements
+	available vec // allocatable less what was requested before the solve
+	used      vec // what the solve placed
+	ports     []hostPort
+	pods      []*corev1.Pod
+}
+
+func (n *existingNode) try(s *scheduler, p *podData, checks []check) rejection {
+	if untolerated(p.tolerations, n.in.Taints) != nil {
+		return rejection{ReasonTaintNotTolerated, true}
+	}
+	if portsConflict(n.ports, p.hostPorts) {
+		return rejection{ReasonHostPortConflict, true}
+	}
+	if !fitsWith(n.used, p.requests, n.available) {
+		return rejection{ReasonInsufficientResources, true}
+	}
+	// An existing node's labels are all it will ever have: a pod asking for a label the node
+	// lacks cannot go there, well known or not.
+	if n.reqs.Compatible(p.reqs, noneWellKnown) != nil {
+		return rejection{ReasonRequirementConflict, true}
+	}
+	if len(checks) > 0 {
+		if _, v := s.topo.apply(checks, n.reqs); v != nil {
+			return rejection{ReasonTopologyUnsatisfiable, v.permanent}
+		}
+	}
+	n.used.addInPlace(p.requests)
+	n.ports = append(n.ports, p.hostPorts...)
+	n.pods = append(n.pods, p.pod)
+	s.topo.recordPlacement(p, n.reqs, n.in.Taints)
+	return accepted
+}
+
+// nodeClaim is a NodeClaim planned in this solve. Its requirements only narrow and its instance
+// types only shrink as pods are added, which is what makes rejections cacheable.
+type nodeClaim struct {
+	t        *template
+	hostname string
+	reqs     requirements.Requirements
+	types    bitset
+	requests vec // pods' requests
+	maxAlloc vec // per dimension, the most any remaining type offers: a cheap first test
+	reserved vec // what the NodePool's limits hold for it: the largest capacity among its types
+	ports    []hostPort
+	pods     []*podData
+	// committed is set once the NodeClaim joins the plan; only then does it hold limits.
+	committed bool
+}
+
+func newNodeClaim(s *scheduler, t *template) *nodeClaim {
+	host := hostnamePlaceholder(t.pool.Name, s.hostSeq+1) // the sequence advances on commit
+	nc := &nodeClaim{
+		t:        t,
+		hostname: host,
+		reqs:     t.reqs.Add(requirements.New(corev1.LabelHostname, corev1.NodeSelectorOpIn, host)),
+		requests: make(vec, len(s.space.names)),
+	}
+	nc.types = s.fitting(nc, t.all, nc.requests)
+	nc.refresh(s)
+	return nc
+}
+
+func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
+	t := nc.t
+	if untolerated(p.tolerations, t.pool.Taints) != nil {
+		return rejection{ReasonTaintNotTolerated, true}
+	}
+	if portsConflict(nc.ports, p.hostPorts) {
+		return rejection{ReasonHostPortConflict, true}
+	}
+	if !fitsWith(nc.requests, p.requests, nc.maxAlloc) {
+		return rejection{ReasonInsufficientResources, true}
+	}
+	reqs := nc.reqs
+	if p.reqs.Len() > 0 {
+		if reqs.Compatible(p.reqs, s.wellKnown) != nil {
+			return rejection{ReasonRequirementConflict, true}
+		}
+		reqs = reqs.Merge(p.reqs)
+	}
+	topologyNarrowed := false
+	if len(checks) > 0 {
+		add, v := s.topo.apply(checks, reqs)
+		if v != nil {
+			return rejection{ReasonTopologyUnsatisfiable, v.permanent}
+		}
+		if len(add) > 0 {
+			reqs = reqs.Add(add...)
+			topologyNarrowed = true
+		}
+	}
+	requests := sum(nc.requests, p.requests)
+	types := t.narrow(nc.types, nc.reqs, reqs)
+	types = s.fitting(nc, types, requests)
+	if types.empty() {
+		return rejection{ReasonInsufficientResources, !topologyNarrowed}
+	}
+	if t.minValuesMet(reqs, types) != nil {
+		return rejection{ReasonMinValues, !topologyNarrowed}
+	}
+	nc.reqs, nc.types, nc.requests = reqs, types, requests
+	nc.ports = append(nc.ports, p.hostPorts...)
+	nc.pods = append(nc.pods, p)
+	nc.refresh(s)
+	s.topo.recordPlacement(p, reqs, t.pool.Taints)
+	return accepted
+}
+
+// refresh recomputes the quick-test maximum and the limit reservation after the types changed.
+func (nc *nodeClaim) refresh(s *scheduler) {
+	t := nc.t
+	maxAlloc := make(vec, len(s.space.names))
+	reserved := make(vec, len(s.space.names))
+	for i := nc.types.next(0); i >= 0; i = nc.types.next(i + 1) {
+		maxAlloc.maxInPlace(t.alloc[i])
+		reserved.maxInPlace(t.capacity[i])
+	}
+	nc.maxAlloc = maxAlloc
+	if remaining := s.remaining[t.index]; remaining != nil && nc.committed {
+		remaining.addInPlace(nc.reserved)
+		remaining.subInPlace(reserved)
+	}
+	nc.reserved = reserved
+}
+
+// commit adds the NodeClaim to the plan and holds its share of the NodePool's limits.
+func (nc *nodeClaim) commit(s *scheduler) {
+	nc.committed = true
+	if remaining := s.remaining[nc.t.index]; remaining != nil {
+		remaining.subInPlace(nc.reserved)
+	}
+}
+
+func portsConflict(used, want []hostPort) bool {
+	for _, w := range want {
+		for _, u := range used {
+			if w.conflicts(u) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noneWellKnown: every label must be present on an existing node.
+func noneWellKnown(string) bool { return false }
+
+// coreWellKnown are the labels every node Karpenter launches carries, so a pod may ask for them
+// even where a NodePool does not mention them.
+func coreWellKnown(key string) bool {
+	switch key {
+	case cloudprovider.LabelZone, cloudprovider.LabelRegion, cloudprovider.LabelInstanceType,
+		cloudprovider.LabelArch, cloudprovider.LabelOS, cloudprovider.LabelCapacityType,
+		cloudprovider.LabelNodePool, corev1.LabelWindowsBuild, corev1.LabelHostname:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,88 @@
+package scheduling
+
+import (
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+)
+
+// Input is the snapshot a solve works on. Solve never modifies it.
+type Input struct {
+	// NodePools may launch new NodeClaims; the highest weight is tried first.
+	NodePools []NodePool
+	// Nodes are the existing nodes and in-flight NodeClaims pods may go to, with the pods already
+	// bound to them (which count for topology, affinity and host ports).
+	Nodes []ExistingNode
+	// Pods are the pods to place.
+	Pods []*corev1.Pod
+	// DaemonSets add their pods' requests to every new node they would run on.
+	DaemonSets []*appsv1.DaemonSet
+	// NamespaceLabels are the labels of each namespace, for affinity terms with a namespaceSelector.
+	NamespaceLabels map[string]map[string]string
+	// WellKnownLabels are the labels the cloud puts on every node it launches (beyond Kubernetes'
+	// and Karpenter's own), which a pod may ask for even where a NodePool does not mention them.
+	WellKnownLabels []string
+	Options         Options
+}
+
+// NodePool is what a NodePool contributes to a solve, resolved against its node class.
+type NodePool struct {
+	Name   string
+	Weight int32
+	// Requirements are the NodePool's requirements (with minValues), its template labels as
+	// single-valued requirements, and karpenter.sh/nodepool.
+	Requirements  requirements.Requirements
+	Labels        map[string]string
+	Taints        []corev1.Taint
+	StartupTaints []corev1.Taint
+	// Limits cap the capacity the NodePool may hold; Usage is the capacity it holds now.
+	Limits corev1.ResourceList
+	Usage  corev1.ResourceList
+	// InstanceTypes are the types its node class can launch.
+	InstanceTypes []*cloudprovider.InstanceType
+}
+
+// ExistingNode is a node, or a NodeClaim not yet registered, that pods may be placed on.
+type ExistingNode struct {
+	Name   string
+	Labels map[string]string
+	// Taints that block scheduling now; for an in-flight NodeClaim, its taints without the
+	// startup taints.
+	Taints []corev1.Taint
+	// Allocatable is what pods may use; Requested is what bound pods (and the DaemonSet pods
+	// the node will run) already take.
+	Allocatable corev1.ResourceList
+	Requested   corev1.ResourceList
+	// Pods are bound to the node.
+	Pods        []*corev1.Pod
+	Initialized bool
+}
+
+// PreferencePolicy says what to do with soft constraints.
+type PreferencePolicy string
+
+// Preference policies, as Karpenter's --preference-policy.
+const (
+	// PreferencesRespect treats preferences as requirements, relaxing them one at a time, in
+	// Karpenter's order, for a pod that fits nowhere.
+	PreferencesRespect PreferencePolicy = "Respect"
+	// PreferencesIgnore drops preferences before placing pods.
+	PreferencesIgnore PreferencePolicy = "Ignore"
+)
+
+// DefaultMaxInstanceTypes is how many instance types a NodeClaim keeps, cheapest first.
+const DefaultMaxInstanceTypes = 60
+
+// Options tune a solve.
+type Options struct {
+	PreferencePolicy PreferencePolicy
+	// MaxInstanceTypes caps each NodeClaim's options (default 60).
+	MaxInstanceTypes int
+	// Deadline, when set, stops the solve; pods not yet placed are reported unschedulable with
+	// reason SolveTimedOut, and what was planned stands.
+	Deadline time.Time
+}

@@ -1,0 +1,94 @@
+package scheduling
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+)
+
+// Results is the plan a solve produces.
+type Results struct {
+	// NewNodeClaims are the NodeClaims to launch, in the order they were planned.
+	NewNodeClaims []*NodeClaim
+	// ExistingNodes lists the nodes that receive pods, in input order.
+	ExistingNodes []*ExistingNodeResult
+	// Unschedulable are the pods that fit nowhere, each with a reason per NodePool.
+	Unschedulable []*PodError
+}
+
+// NodeClaim is a NodeClaim the plan would create.
+type NodeClaim struct {
+	NodePool string
+	// Hostname is a placeholder until the node registers.
+	Hostname string
+	// Requirements narrow the NodePool's requirements by what the pods need.
+	Requirements  requirements.Requirements
+	Labels        map[string]string
+	Taints        []corev1.Taint
+	StartupTaints []corev1.Taint
+	// InstanceTypes are the options to launch, cheapest first, at most Options.MaxInstanceTypes.
+	InstanceTypes []*cloudprovider.InstanceType
+	Pods          []*corev1.Pod
+	// Requests sums the pods' requests; DaemonSetOverhead is what DaemonSets add on the first option.
+	Requests          corev1.ResourceList
+	DaemonSetOverhead corev1.ResourceList
+	// Offering is what the launch would most likely buy: spot when the NodeClaim allows it and an
+	// offering exists, else the cheapest on-demand; InstanceType is its type.
+	InstanceType *cloudprovider.InstanceType
+	Offering     cloudprovider.Offering
+}
+
+// ExistingNodeResult lists the pods placed on one existing node.
+type ExistingNodeResult struct {
+	Name string
+	Pods []*corev1.Pod
+}
+
+// PodError is a pod the plan cannot place, and why.
+type PodError struct {
+	Pod *corev1.Pod
+	// Reasons holds one reason per NodePool (highest weight first), or one without a NodePool
+	// when the cause is not a NodePool's (no NodePool at all, the solve ran out of time).
+	Reasons []Reason
+}
+
+// Reason explains why one NodePool cannot take a pod.
+type Reason struct {
+	NodePool string
+	// Code is a short CamelCase code (the Reason constants).
+	Code string
+	// Message says what is wrong, with the figures an operator needs.
+	Message string
+	// Hint says what would fix it, when something obvious would.
+	Hint string
+	// Excluded counts the instance types ruled out by each criterion.
+	Excluded map[string]int
+}
+
+// Reason codes.
+const (
+	ReasonTaintNotTolerated     = "TaintNotTolerated"
+	ReasonRequirementConflict   = "RequirementConflict"
+	ReasonInsufficientResources = "InsufficientResources"
+	ReasonLimitExceeded         = "LimitExceeded"
+	ReasonNoOffering            = "NoOffering"
+	ReasonTopologyUnsatisfiable = "TopologyUnsatisfiable"
+	ReasonMinValues             = "MinValuesNotMet"
+	ReasonHostPortConflict      = "HostPortConflict"
+	ReasonNoInstanceTypes       = "NoInstanceTypes"
+	ReasonNoNodePool            = "NoNodePool"
+	ReasonSolveTimedOut         = "SolveTimedOut"
+)
+
+// PricePerHour is the price of the offering the NodeClaim would launch with.
+func (nc *NodeClaim) PricePerHour() float64 { return nc.Offering.Price }
+
+// TotalPricePerHour sums the prices of the new NodeClaims.
+func (r *Results) TotalPricePerHour() float64 {
+	total := 0.0
+	for _, nc := range r.NewNodeClaims {
+		total += nc.PricePerHour()
+	}
+	return total
+}

@@ -1,0 +1,608 @@
+package scheduling
+
+import (
+	"cmp"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+)
+
+// scheduler is the state of one solve.
+type scheduler struct {
+	in         *Input
+	space      *space
+	topo       *topology
+	templates  []*template
+	existing   []*existingNode
+	claims     []*nodeClaim
+	candidates []candidate
+	// remaining is, per template, what its NodePool's limits still allow (nil: no limits).
+	remaining []vec
+	rejects   map[uint64]*rejectCache
+	wellKnown func(string) bool
+	seed      maphash.Seed
+	hostSeq   int
+	failed    map[*podData]string // pods that could not be set up, with why
+	// preferNoSchedule is set when some NodePool or node has a PreferNoSchedule taint.
+	preferNoSchedule bool
+}
+
+// rejectCache remembers, for one pod signature, the candidates and templates that refused it
+// for good. Candidates before start all refused.
+type rejectCache struct {
+	start     int
+	rejected  bitset
+	templates bitset
+}
+
+// Solve places the pods of in and explains those it cannot place.
+func Solve(in *Input) *Results {
+	s := newScheduler(in)
+	pods := s.prepare()
+	q := newQueue(pods)
+	timedOut := false
+	for n := 0; ; n++ {
+		if !in.Options.Deadline.IsZero() && n%64 == 0 && time.Now().After(in.Options.Deadline) {
+			timedOut = true
+			break
+		}
+		p, ok := q.pop()
+		if !ok {
+			break
+		}
+		if s.add(p) {
+			continue
+		}
+		relaxed := false
+		if in.Options.PreferencePolicy != PreferencesIgnore && p.relax(s.preferNoSchedule) != "" {
+			relaxed = true
+			if err := s.derive(p); err != nil {
+				s.failed[p] = err.Error()
+				continue
+			}
+		}
+		q.push(p, relaxed)
+	}
+	left := q.remaining()
+	if !timedOut {
+		// Pods placed after a pod's last attempt may have opened a domain for it: one last try.
+		left = slices.DeleteFunc(left, s.add)
+	}
+	return s.results(left, timedOut)
+}
+
+func newScheduler(in *Input) *scheduler {
+	s := &scheduler{in: in, space: newSpace(), topo: newTopology(), rejects: map[uint64]*rejectCache{},
+		seed: maphash.MakeSeed(), failed: map[*podData]string{}}
+	known := sets.New(in.WellKnownLabels...)
+	s.wellKnown = func(k string) bool { return coreWellKnown(k) || known.Has(k) }
+	s.topo.wellKnown = s.wellKnown
+	return s
+}
+
+// prepare builds everything the loop reads and returns the pods to place.
+func (s *scheduler) prepare() []*podData {
+	in := s.in
+	requests := make([]corev1.ResourceList, len(in.Pods))
+	for i, p := range in.Pods {
+		requests[i] = podRequests(p)
+		s.space.addAll(requests[i])
+	}
+	for i := range in.NodePools {
+		np := &in.NodePools[i]
+		for _, it := range np.InstanceTypes {
+			s.space.addAll(it.Capacity)
+		}
+		s.space.addAll(np.Limits)
+	}
+	for i := range in.Nodes {
+		s.space.addAll(in.Nodes[i].Allocatable)
+	}
+	var daemonSets []*daemonSet
+	for _, ds := range in.DaemonSets {
+		daemonSets = append(daemonSets, newDaemonSet(ds, s.space))
+	}
+
+	order := make([]int, len(in.NodePools))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		pa, pb := &in.NodePools[a], &in.NodePools[b]
+		return cmp.Or(cmp.Compare(pb.Weight, pa.Weight), cmp.Compare(pa.Name, pb.Name))
+	})
+	for _, np := range in.NodePools {
+		s.preferNoSchedule = s.preferNoSchedule || hasPreferNoSchedule(np.Taints)
+	}
+	for _, n := range in.Nodes {
+		s.preferNoSchedule = s.preferNoSchedule || hasPreferNoSchedule(n.Taints)
+	}
+	for _, i := range order {
+		t := newTemplate(&in.NodePools[i], len(s.templates), s.space, daemonSets, s.wellKnown)
+		s.templates = append(s.templates, t)
+		s.remaining = append(s.remaining, s.limitsOf(t.pool))
+	}
+
+	nodes := make([]*ExistingNode, len(in.Nodes))
+	for i := range in.Nodes {
+		nodes[i] = &in.Nodes[i]
+	}
+	slices.SortStableFunc(nodes, func(a, b *ExistingNode) int {
+		if a.Initialized == b.Initialized {
+			return 0
+		}
+		if a.Initialized {
+			return -1
+		}
+		return 1
+	})
+	for _, n := range nodes {
+		en := &existingNode{in: n, reqs: requirements.FromLabels(n.Labels),
+			available: s.space.vec(n.Allocatable), used: make(vec, len(s.space.names))}
+		en.available.subInPlace(s.space.vec(n.Requested))
+		for _, p := range n.Pods {
+			en.ports = append(en.ports, hostPortsOf(p)...)
+		}
+		s.existing = append(s.existing, en)
+		s.candidates = append(s.candidates, en)
+	}
+
+	pods := make([]*podData, 0, len(in.Pods))
+	for i, p := range in.Pods {
+		d := newPodData(p, s.space.vec(requests[i]), in.Options.PreferencePolicy == PreferencesIgnore)
+		pods = append(pods, d)
+	}
+	s.indexDomains(pods)
+	for _, d := range pods {
+		if err := s.derive(d); err != nil {
+			s.failed[d] = err.Error()
+		}
+	}
+	s.countExistingPods()
+	for _, d := range pods {
+		d.computeSignature(s.seed) // group ids are final now
+	}
+	return pods
+}
+
+// limitsOf is what a NodePool's limits still allow; dimensions without a limit are unbounded.
+func (s *scheduler) limitsOf(np *NodePool) vec {
+	if len(np.Limits) == 0 {
+		return nil
+	}
+	v := make(vec, len(s.space.names))
+	for i := range v {
+		v[i] = math.MaxInt64 / 4
+	}
+	for name, q := range np.Limits {
+		v[s.space.index[name]] = value(name, q)
+	}
+	v.subInPlace(s.space.vec(np.Usage))
+	return v
+}
+
+// fitting returns the types of a NodeClaim whose allocatable holds requests and whose capacity
+// stays within what the NodePool's limits allow it.
+func (s *scheduler) fitting(nc *nodeClaim, types bitset, requests vec) bitset {
+	t := nc.t
+	remaining := s.remaining[t.index]
+	var allowance vec
+	if remaining != nil {
+		allowance = sum(remaining, nc.reservedOrZero(len(s.space.names)))
+	}
+	out := types
+	cloned := false
+	for i := types.next(0); i >= 0; i = types.next(i + 1) {
+		if fits(requests, t.alloc[i]) && (allowance == nil || fits(t.capacity[i], allowance)) {
+			continue
+		}
+		if !cloned {
+			out, cloned = types.clone(), true
+		}
+		out.clear(i)
+	}
+	return out
+}
+
+func (nc *nodeClaim) reservedOrZero(n int) vec {
+	if nc.committed && nc.reserved != nil {
+		return nc.reserved
+	}
+	return make(vec, n)
+}
+
+// indexDomains learns the values each topology key can take from the NodePools and nodes.
+func (s *scheduler) indexDomains(pods []*podData) {
+	keys := sets.New[string]()
+	for _, d := range pods {
+		for _, c := range d.spreads {
+			keys.Insert(c.TopologyKey)
+		}
+		for _, t := range affinityTerms(d.affinity) {
+			keys.Insert(t.term.TopologyKey)
+		}
+	}
+	for _, n := range s.in.Nodes {
+		for _, p := range n.Pods {
+			for _, t := range requiredAntiAffinity(p.Spec.Affinity) {
+				keys.Insert(t.TopologyKey)
+			}
+		}
+	}
+	keys.Delete(corev1.LabelHostname)
+	for key := range keys {
+		for _, t := range s.templates {
+			poolReq := t.reqs.Get(key)
+			defined := false
+			for _, it := range t.types {
+				r := it.Requirements.Get(key)
+				if r == nil {
+					continue
+				}
+				defined = true
+				if poolReq != nil {
+					r = r.Intersection(poolReq)
+				}
+				if r.Operator() == corev1.NodeSelectorOpIn {
+					for _, v := range r.Values() {
+						s.topo.addDomain(key, v, t.pool.Taints)
+					}
+				}
+			}
+			if !defined && poolReq != nil && poolReq.Operator() == corev1.NodeSelectorOpIn {
+				for _, v := range poolReq.Values() {
+					s.topo.addDomain(key, v, t.pool.Taints)
+				}
+			}
+		}
+		for _, n := range s.in.Nodes {
+			if v, ok := n.Labels[key]; ok {
+				s.topo.addDomain(key, v, n.Taints)
+			}
+		}
+	}
+}
+
+// derive recomputes what a pod asks for from its (possibly relaxed) constraints.
+func (s *scheduler) derive(d *podData) error {
+	d.reqs = d.nodeRequirements()
+	d.owned, d.ownsInverse = nil, nil
+	ns := d.pod.Namespace
+	for _, c := range d.spreads {
+		sel, err := selectorFor(c.LabelSelector, c.MatchLabelKeys, nil, d.pod.Labels)
+		if err != nil {
+			return fmt.Errorf("topology spread on %s: %w", c.TopologyKey, err)
+		}
+		f := &nodeFilter{}
+		if c.NodeAffinityPolicy == nil || *c.NodeAffinityPolicy == corev1.NodeInclusionPolicyHonor {
+			f.terms = d.strictTerms()
+		}
+		if c.NodeTaintsPolicy != nil && *c.NodeTaintsPolicy == corev1.NodeInclusionPolicyHonor {
+			f.honorTaints, f.tolerations = true, d.tolerations
+		}
+		minDomains := int32(0)
+		if c.MinDomains != nil {
+			minDomains = *c.MinDomains
+		}
+		d.owned = append(d.owned, s.topo.group(topoGroup{kind: kindSpread, key: c.TopologyKey, namespaces: sets.New(ns),
+			selector: sel, maxSkew: c.MaxSkew, minDomains: minDomains, filter: f}))
+	}
+	for _, t := range affinityTerms(d.affinity) {
+		g, err := s.termGroup(t.term, t.kind, false, d.pod)
+		if err != nil {
+			return err
+		}
+		d.owned = append(d.owned, g)
+	}
+	for _, term := range requiredAntiAffinity(d.affinity) {
+		g, err := s.termGroup(term, kindAntiAffinity, true, d.pod)
+		if err != nil {
+			return err
+		}
+		d.ownsInverse = append(d.ownsInverse, g)
+	}
+	d.computeSignature(s.seed)
+	return nil
+}
+
+func (s *scheduler) termGroup(term corev1.PodAffinityTerm, kind topoKind, inverse bool, p *corev1.Pod) (*topoGroup, error) {
+	sel, err := selectorFor(term.LabelSelector, term.MatchLabelKeys, term.MismatchLabelKeys, p.Labels)
+	if err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", kind, term.TopologyKey, err)
+	}
+	namespaces, err := namespacesFor(term, p.Namespace, s.in.NamespaceLabels)
+	if err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", kind, term.TopologyKey, err)
+	}
+	return s.topo.group(topoGroup{kind: kind, key: term.TopologyKey, inverse: inverse, namespaces: namespaces, selector: sel}), nil
+}
+
+type kindedTerm struct {
+	term corev1.PodAffinityTerm
+	kind topoKind
+}
+
+// affinityTerms lists the pod (anti-)affinity terms a pod must satisfy: required ones and, until
+// relaxation drops them, preferred ones.
+func affinityTerms(a *corev1.Affinity) []kindedTerm {
+	if a == nil {
+		return nil
+	}
+	var out []kindedTerm
+	if pa := a.PodAffinity; pa != nil {
+		for _, t := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+			out = append(out, kindedTerm{t, kindAffinity})
+		}
+		for _, t := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+			out = append(out, kindedTerm{t.PodAffinityTerm, kindAffinity})
+		}
+	}
+	if pa := a.PodAntiAffinity; pa != nil {
+		for _, t := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+			out = append(out, kindedTerm{t, kindAntiAffinity})
+		}
+		for _, t := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+			out = append(out, kindedTerm{t.PodAffinityTerm, kindAntiAffinity})
+		}
+	}
+	return out
+}
+
+func requiredAntiAffinity(a *corev1.Affinity) []corev1.PodAffinityTerm {
+	if a == nil || a.PodAntiAffinity == nil {
+		return nil
+	}
+	return a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+}
+
+// countExistingPods records the pods already bound to nodes in every group they match, and their
+// required anti-affinity in inverse groups.
+func (s *scheduler) countExistingPods() {
+	for _, n := range s.existing {
+		for _, p := range n.in.Pods {
+			for _, term := range requiredAntiAffinity(p.Spec.Affinity) {
+				g, err := s.termGroup(term, kindAntiAffinity, true, p)
+				if err != nil {
+					continue // the API server admitted it; a selector we cannot read blocks nothing
+				}
+				if v, ok := n.in.Labels[term.TopologyKey]; ok {
+					g.record(v)
+				}
+			}
+		}
+	}
+	for _, n := range s.existing {
+		for _, p := range n.in.Pods {
+			for _, g := range s.topo.matching(p.Namespace, p.Labels) {
+				if g.inverse || !g.filter.matches(n.reqs, n.in.Taints, noneWellKnown) {
+					continue
+				}
+				if v, ok := n.in.Labels[g.key]; ok {
+					g.record(v)
+				}
+			}
+		}
+	}
+}
+
+// add places a pod on the first candidate that takes it, or on a new NodeClaim.
+func (s *scheduler) add(p *podData) bool {
+	if _, bad := s.failed[p]; bad {
+		return false
+	}
+	checks := s.topo.prepare(p)
+	rc := s.rejects[p.sig]
+	if rc == nil {
+		rc = &rejectCache{}
+		s.rejects[p.sig] = rc
+	}
+	for i := rc.start; i < len(s.candidates); i++ {
+		if rc.rejected.has(i) {
+			if i == rc.start {
+				rc.start++
+			}
+			continue
+		}
+		r := s.candidates[i].try(s, p, checks)
+		if r.ok() {
+			return true
+		}
+		if r.permanent {
+			rc.rejected.setGrow(i)
+			if i == rc.start {
+				rc.start++
+			}
+		}
+	}
+	for _, t := range s.templates {
+		if rc.templates.has(t.index) {
+			continue
+		}
+		if len(t.types) == 0 || untolerated(p.tolerations, t.pool.Taints) != nil || t.reqs.Compatible(p.reqs, s.wellKnown) != nil {
+			rc.templates.setGrow(t.index)
+			continue
+		}
+		nc := newNodeClaim(s, t)
+		if nc.types.empty() && s.tighten(t) {
+			nc = newNodeClaim(s, t)
+		}
+		r := nc.try(s, p, checks)
+		if r.ok() {
+			s.hostSeq++
+			nc.commit(s)
+			s.claims = append(s.claims, nc)
+			s.candidates = append(s.candidates, nc)
+			return true
+		}
+		if r.permanent {
+			rc.templates.setGrow(t.index)
+		}
+	}
+	return false
+}
+
+// tighten frees room under a NodePool's limits: each of its planned NodeClaims drops the options
+// larger than its cheapest one in a limited resource, so that it holds no more than it would
+// launch. It reports whether anything was freed.
+func (s *scheduler) tighten(t *template) bool {
+	remaining := s.remaining[t.index]
+	if remaining == nil {
+		return false
+	}
+	before := slices.Clone(remaining)
+	limited := make([]int, 0, len(t.pool.Limits))
+	for name := range t.pool.Limits {
+		limited = append(limited, s.space.index[name])
+	}
+	for _, nc := range s.claims {
+		cheapest := nc.types.next(0)
+		if nc.t != t || cheapest < 0 {
+			continue
+		}
+		kept := nc.types.clone()
+		for i := kept.next(0); i >= 0; i = kept.next(i + 1) {
+			for _, d := range limited {
+				if t.capacity[i][d] > t.capacity[cheapest][d] {
+					kept.clear(i)
+					break
+				}
+			}
+		}
+		nc.types = kept
+		nc.refresh(s)
+	}
+	return !slices.Equal(before, remaining)
+}
+
+func hostnamePlaceholder(pool string, n int) string {
+	return fmt.Sprintf("%s-placeholder-%05d", pool, n)
+}
+
+// results turns the solve's state into the plan.
+func (s *scheduler) results(left []*podData, timedOut bool) *Results {
+	r := &Results{}
+	for _, nc := range s.claims {
+		r.NewNodeClaims = append(r.NewNodeClaims, s.nodeClaimResult(nc))
+	}
+	for _, n := range s.existing {
+		if len(n.pods) > 0 {
+			r.ExistingNodes = append(r.ExistingNodes, &ExistingNodeResult{Name: n.in.Name, Pods: n.pods})
+		}
+	}
+	slices.SortStableFunc(r.ExistingNodes, func(a, b *ExistingNodeResult) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(left, func(a, b *podData) int { return cmp.Compare(a.key, b.key) })
+	for _, p := range left {
+		r.Unschedulable = append(r.Unschedulable, &PodError{Pod: p.pod, Reasons: s.explain(p, timedOut)})
+	}
+	return r
+}
+
+func (s *scheduler) nodeClaimResult(nc *nodeClaim) *NodeClaim {
+	t := nc.t
+	type option struct {
+		i        int
+		offering cloudprovider.Offering
+		ok       bool
+	}
+	spot := false
+	if ct := nc.reqs.Get(cloudprovider.LabelCapacityType); ct == nil || ct.Has(cloudprovider.CapacityTypeSpot) {
+		for i := nc.types.next(0); i >= 0 && !spot; i = nc.types.next(i + 1) {
+			_, spot = cheapestOffering(t.types[i].Offerings, nc.reqs, cloudprovider.CapacityTypeSpot)
+		}
+	}
+	capacityType := cloudprovider.CapacityTypeOnDemand
+	if spot {
+		capacityType = cloudprovider.CapacityTypeSpot
+	}
+	var options []option
+	for i := nc.types.next(0); i >= 0; i = nc.types.next(i + 1) {
+		o, ok := cheapestOffering(t.types[i].Offerings, nc.reqs, capacityType)
+		options = append(options, option{i, o, ok})
+	}
+	slices.SortStableFunc(options, func(a, b option) int {
+		if a.ok != b.ok {
+			if a.ok {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(a.offering.Price, b.offering.Price), cmp.Compare(a.i, b.i))
+	})
+	limit := s.in.Options.MaxInstanceTypes
+	if limit <= 0 {
+		limit = DefaultMaxInstanceTypes
+	}
+	keep := truncate(nc, len(options), limit, func(k int) int { return options[k].i })
+	out := &NodeClaim{
+		NodePool:      t.pool.Name,
+		Hostname:      nc.hostname,
+		Requirements:  nc.reqs,
+		Labels:        t.pool.Labels,
+		Taints:        t.pool.Taints,
+		StartupTaints: t.pool.StartupTaints,
+		Requests:      s.space.list(nc.requests),
+	}
+	for _, k := range keep {
+		out.InstanceTypes = append(out.InstanceTypes, t.types[options[k].i])
+	}
+	for _, p := range nc.pods {
+		out.Pods = append(out.Pods, p.pod)
+	}
+	if len(options) > 0 {
+		first := options[keep[0]]
+		out.InstanceType = t.types[first.i]
+		out.Offering = first.offering
+		out.DaemonSetOverhead = s.space.list(t.daemon[first.i])
+	}
+	return out
+}
+
+// truncate keeps the first limit options (by position in 0..n), adding later ones only where a
+// requirement's minValues would otherwise not be met.
+func truncate(nc *nodeClaim, n, limit int, typeIndex func(int) int) []int {
+	keep := make([]int, 0, min(n, limit))
+	kept := newBitset(len(nc.t.types))
+	for k := 0; k < n && k < limit; k++ {
+		keep = append(keep, k)
+		kept.set(typeIndex(k))
+	}
+	for k := limit; k < n && nc.t.minValuesMet(nc.reqs, kept) != nil; k++ {
+		keep = append(keep, k)
+		kept.set(typeIndex(k))
+	}
+	return keep
+}
+
+// cheapestOffering finds the cheapest available offering of a capacity type that reqs allow.
+func cheapestOffering(ofs cloudprovider.Offerings, reqs requirements.Requirements, capacityType string) (cloudprovider.Offering, bool) {
+	zones := reqs.Get(cloudprovider.LabelZone)
+	var best cloudprovider.Offering
+	found := false
+	for _, o := range ofs {
+		if !o.Available || o.CapacityType != capacityType || (zones != nil && !zones.Has(o.Zone)) {
+			continue
+		}
+		if !found || o.Price < best.Price || (o.Price == best.Price && o.Zone < best.Zone) {
+			best, found = o, true
+		}
+	}
+	return best, found
+}
+
+func hasPreferNoSchedule(taints []corev1.Taint) bool {
+	return slices.ContainsFunc(taints, func(t corev1.Taint) bool { return t.Effect == corev1.TaintEffectPreferNoSchedule })
+}
+
+func resourceOne() *resource.Quantity { return resource.NewQuantity(1, resource.DecimalSI) }
+
+func labelsSet(m map[string]string) labels.Set { return labels.Set(m) }

@@ -1,0 +1,404 @@
+package scheduling
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+)
+
+func TestPacksOntoOneCheapNode(t *testing.T) {
+	r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(20))}, Pods: pods(5, "inflate", "1", "")})
+	if len(r.NewNodeClaims) != 1 || len(r.Unschedulable) != 0 {
+		t.Fatalf("%d nodeclaims, %d unschedulable; want 1, 0", len(r.NewNodeClaims), len(r.Unschedulable))
+	}
+	nc := r.NewNodeClaims[0]
+	// Five 1-CPU pods need 5 CPUs plus the 100m reserved: fake-6 is the smallest that fits.
+	if nc.InstanceType.Name != "fake-6" || len(nc.Pods) != 5 {
+		t.Errorf("launches %s with %d pods, want fake-6 with 5", nc.InstanceType.Name, len(nc.Pods))
+	}
+	if nc.Offering.CapacityType != spot {
+		t.Errorf("capacity type %s, want spot (allowed and cheaper)", nc.Offering.CapacityType)
+	}
+	if got := nc.Requests.Cpu().String(); got != "5" {
+		t.Errorf("requests cpu %s, want 5", got)
+	}
+	for i := 1; i < len(nc.InstanceTypes); i++ {
+		if nc.InstanceTypes[i-1].Name == nc.InstanceTypes[i].Name {
+			t.Fatal("duplicate instance type option")
+		}
+	}
+}
+
+func TestNodePoolChoice(t *testing.T) {
+	types := syntheticTypes(10)
+	taint := corev1.Taint{Key: "dedicated", Value: "batch", Effect: corev1.TaintEffectNoSchedule}
+	tainted := pool("tainted", 100, types)
+	tainted.Taints = []corev1.Taint{taint}
+	tests := []struct {
+		name  string
+		pools []NodePool
+		pod   *corev1.Pod
+		want  string
+	}{
+		{"highest weight first", []NodePool{pool("low", 1, types), pool("high", 10, types)}, pod("p", "1", ""), "high"},
+		{"equal weight by name", []NodePool{pool("b", 5, types), pool("a", 5, types)}, pod("p", "1", ""), "a"},
+		{"taint skips the pool", []NodePool{tainted, pool("plain", 1, types)}, pod("p", "1", ""), "plain"},
+		{"toleration uses the pool", []NodePool{tainted, pool("plain", 1, types)},
+			pod("p", "1", "", withToleration("dedicated", "batch", corev1.TaintEffectNoSchedule)), "tainted"},
+		{"node selector picks the pool", []NodePool{pool("a", 10, types), pool("b", 1, types)},
+			pod("p", "1", "", withNodeSelector(cloudprovider.LabelNodePool, "b")), "b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Solve(&Input{NodePools: tt.pools, Pods: []*corev1.Pod{tt.pod}})
+			if len(r.NewNodeClaims) != 1 || r.NewNodeClaims[0].NodePool != tt.want {
+				t.Fatalf("got %+v, want one NodeClaim from %s", r.NewNodeClaims, tt.want)
+			}
+		})
+	}
+}
+
+func TestExistingNodesFirst(t *testing.T) {
+	node := func(name string, initialized bool, cpu string) ExistingNode {
+		return ExistingNode{Name: name, Initialized: initialized,
+			Labels:      map[string]string{corev1.LabelHostname: name, zoneKey: "test-zone-1"},
+			Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourcePods: resource.MustParse("110")}}
+	}
+	in := &Input{
+		NodePools: []NodePool{pool("default", 0, syntheticTypes(10))},
+		Nodes:     []ExistingNode{node("booting", false, "4"), node("ready", true, "2")},
+		Pods:      pods(4, "p", "1", ""),
+	}
+	r := Solve(in)
+	got := placement(r)
+	// The initialized node takes two pods first, then the booting one the other two.
+	count := map[string]int{}
+	for _, host := range got {
+		count[host]++
+	}
+	if count["ready"] != 2 || count["booting"] != 2 || len(r.NewNodeClaims) != 0 {
+		t.Errorf("placement %v, %d new nodeclaims", count, len(r.NewNodeClaims))
+	}
+}
+
+func TestLimits(t *testing.T) {
+	p := pool("limited", 0, syntheticTypes(8))
+	p.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("6")}
+	p.Usage = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+	// Anti-affinity forces one pod per node; 4 CPUs are left, each node needs a 2-CPU type.
+	in := &Input{NodePools: []NodePool{p},
+		Pods: pods(3, "p", "1500m", "", withLabels("app", "x"), withAntiAffinity(corev1.LabelHostname, map[string]string{"app": "x"}))}
+	r := Solve(in)
+	if len(r.NewNodeClaims) != 2 || len(r.Unschedulable) != 1 {
+		t.Fatalf("%d nodeclaims, %d unschedulable; want 2 and 1", len(r.NewNodeClaims), len(r.Unschedulable))
+	}
+	var capacity int64
+	for _, nc := range r.NewNodeClaims {
+		for _, it := range nc.InstanceTypes {
+			if it.Capacity.Cpu().Value() > 4 {
+				t.Errorf("option %s exceeds what the limit leaves", it.Name)
+			}
+		}
+		capacity += nc.InstanceType.Capacity.Cpu().Value()
+	}
+	if capacity > 4 {
+		t.Errorf("planned %d CPUs, limit leaves 4", capacity)
+	}
+	if got := r.Unschedulable[0].Reasons[0]; got.Code != ReasonLimitExceeded || !strings.Contains(got.Message, "cpu limit 6") {
+		t.Errorf("reason %+v, want LimitExceeded naming the cpu limit", got)
+	}
+}
+
+func TestZonalSpread(t *testing.T) {
+	in := &Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(10))},
+		Pods: pods(7, "web", "1", "", withLabels("app", "web"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"app": "web"}))}
+	r := Solve(in)
+	perZone := map[string]int{}
+	for _, nc := range r.NewNodeClaims {
+		z := zoneOf(nc)
+		if z == "" {
+			t.Fatalf("nodeclaim %s with spread pods is not pinned to a zone", nc.Hostname)
+		}
+		perZone[z] += len(nc.Pods)
+	}
+	if len(r.Unschedulable) != 0 || perZone["test-zone-1"] < 2 || perZone["test-zone-2"] < 2 || perZone["test-zone-3"] < 2 {
+		t.Errorf("pods per zone %v, unschedulable %d; want 3/2/2 in some order", perZone, len(r.Unschedulable))
+	}
+}
+
+func TestSpreadRespectsExistingPods(t *testing.T) {
+	existing := ExistingNode{Name: "n1", Initialized: true,
+		Labels:      map[string]string{corev1.LabelHostname: "n1", zoneKey: "test-zone-1"},
+		Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1"), corev1.ResourcePods: resource.MustParse("10")},
+		Pods:        []*corev1.Pod{pod("old-0", "", "", withLabels("app", "web")), pod("old-1", "", "", withLabels("app", "web"))}}
+	in := &Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(10))}, Nodes: []ExistingNode{existing},
+		Pods: pods(2, "web", "1", "", withLabels("app", "web"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"app": "web"}))}
+	r := Solve(in)
+	for _, nc := range r.NewNodeClaims {
+		if zoneOf(nc) == "test-zone-1" {
+			t.Errorf("a new pod went to test-zone-1, which already has 2 matching pods")
+		}
+	}
+}
+
+func TestHostnameConstraints(t *testing.T) {
+	tests := []struct {
+		name      string
+		pods      []*corev1.Pod
+		wantNodes int
+	}{
+		{"anti-affinity puts each pod on its own node", pods(4, "a", "100m", "", withLabels("app", "a"),
+			withAntiAffinity(corev1.LabelHostname, map[string]string{"app": "a"})), 4},
+		{"hostname spread maxSkew 1", pods(3, "s", "100m", "", withLabels("app", "s"),
+			withSpread(corev1.LabelHostname, 1, corev1.DoNotSchedule, map[string]string{"app": "s"})), 3},
+		{"hostname spread maxSkew 2", pods(4, "s", "100m", "", withLabels("app", "s"),
+			withSpread(corev1.LabelHostname, 2, corev1.DoNotSchedule, map[string]string{"app": "s"})), 2},
+		{"hostname affinity keeps pods together", pods(4, "f", "100m", "", withLabels("app", "f"),
+			withPodAffinity(corev1.LabelHostname, map[string]string{"app": "f"})), 1},
+		{"host ports conflict", pods(3, "h", "100m", "", withHostPort(8080)), 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(10))}, Pods: tt.pods})
+			if len(r.NewNodeClaims) != tt.wantNodes || len(r.Unschedulable) != 0 {
+				t.Errorf("%d nodeclaims, %d unschedulable; want %d, 0", len(r.NewNodeClaims), len(r.Unschedulable), tt.wantNodes)
+			}
+		})
+	}
+}
+
+func TestInverseAntiAffinityOfExistingPods(t *testing.T) {
+	guard := pod("guard", "", "", withAntiAffinity(corev1.LabelHostname, map[string]string{"app": "noisy"}))
+	existing := ExistingNode{Name: "n1", Initialized: true,
+		Labels:      map[string]string{corev1.LabelHostname: "n1", zoneKey: "test-zone-1"},
+		Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourcePods: resource.MustParse("10")},
+		Pods:        []*corev1.Pod{guard}}
+	in := &Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(10))}, Nodes: []ExistingNode{existing},
+		Pods: []*corev1.Pod{pod("noisy", "1", "", withLabels("app", "noisy")), pod("quiet", "1", "")}}
+	got := placement(Solve(in))
+	if got["noisy"] == "n1" || got["quiet"] != "n1" {
+		t.Errorf("placement %v: noisy must avoid n1 (guard's anti-affinity), quiet may use it", got)
+	}
+}
+
+func TestZonalAffinity(t *testing.T) {
+	in := &Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))},
+		Pods: pods(6, "db", "3", "", withLabels("app", "db"), withPodAffinity(zoneKey, map[string]string{"app": "db"}))}
+	r := Solve(in)
+	zones := map[string]bool{}
+	for _, nc := range r.NewNodeClaims {
+		zones[zoneOf(nc)] = true
+	}
+	if len(r.NewNodeClaims) < 2 || len(zones) != 1 || zones[""] {
+		t.Errorf("%d nodeclaims in zones %v; want several, all in one zone", len(r.NewNodeClaims), zones)
+	}
+}
+
+func TestPreferences(t *testing.T) {
+	unsatisfiable := withPreferredNodeAffinity(10, zoneKey, corev1.NodeSelectorOpIn, "no-such-zone")
+	tests := []struct {
+		name   string
+		policy PreferencePolicy
+		pod    *corev1.Pod
+		zone   string
+	}{
+		{"satisfiable preference holds", PreferencesRespect, pod("p", "1", "", withPreferredNodeAffinity(10, zoneKey, corev1.NodeSelectorOpIn, "test-zone-3")), "test-zone-3"},
+		{"unsatisfiable preference is relaxed", PreferencesRespect, pod("p", "1", "", unsatisfiable), ""},
+		{"preferences ignored", PreferencesIgnore, pod("p", "1", "", withPreferredNodeAffinity(10, zoneKey, corev1.NodeSelectorOpIn, "test-zone-3")), ""},
+		{"second required term after the first fails", PreferencesRespect, pod("p", "1", "", withRequiredNodeAffinityTerms(
+			[]corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"no-such-zone"}}},
+			[]corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"test-zone-2"}}})), "test-zone-2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))}, Pods: []*corev1.Pod{tt.pod},
+				Options: Options{PreferencePolicy: tt.policy}})
+			if len(r.NewNodeClaims) != 1 {
+				t.Fatalf("%d nodeclaims, %d unschedulable", len(r.NewNodeClaims), len(r.Unschedulable))
+			}
+			if got := zoneOf(r.NewNodeClaims[0]); got != tt.zone {
+				t.Errorf("zone %q, want %q", got, tt.zone)
+			}
+		})
+	}
+}
+
+func TestPreferredAntiAffinityRelaxesHeaviestFirst(t *testing.T) {
+	// The zonal term (weight 10) cannot hold for more than three pods; the hostname term
+	// (weight 1) can, so after relaxing the zonal one every pod still gets its own node.
+	ps := pods(5, "p", "1", "", withLabels("app", "p"),
+		withPreferredAntiAffinity(zoneKey, 10, map[string]string{"app": "p"}),
+		withPreferredAntiAffinity(corev1.LabelHostname, 1, map[string]string{"app": "p"}))
+	r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))}, Pods: ps})
+	if len(r.NewNodeClaims) != 5 || len(r.Unschedulable) != 0 {
+		t.Errorf("%d nodeclaims, %d unschedulable; want 5, 0", len(r.NewNodeClaims), len(r.Unschedulable))
+	}
+}
+
+func TestDaemonSetOverhead(t *testing.T) {
+	ds := func(name, cpu string, nodeSelector map[string]string) *appsv1.DaemonSet {
+		return &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "kube-system"},
+			Spec: appsv1.DaemonSetSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{NodeSelector: nodeSelector,
+				Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}}}}}}}
+	}
+	in := &Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(10))}, Pods: pods(1, "p", "1800m", ""),
+		DaemonSets: []*appsv1.DaemonSet{ds("logs", "500m", nil), ds("arm-only", "4", map[string]string{cloudprovider.LabelArch: "arm64"})}}
+	r := Solve(in)
+	nc := r.NewNodeClaims[0]
+	// 1800m + 500m + 100m reserved needs 3 CPUs; the arm64-only DaemonSet does not run on amd64.
+	if nc.InstanceType.Name != "fake-3" {
+		t.Errorf("launches %s, want fake-3", nc.InstanceType.Name)
+	}
+	if got := nc.DaemonSetOverhead.Cpu().String(); got != "500m" {
+		t.Errorf("daemonset overhead %s, want 500m", got)
+	}
+}
+
+func TestMinValues(t *testing.T) {
+	three, many := 3, 50
+	tests := []struct {
+		name      string
+		minValues *int
+		wantTypes int
+		wantCode  string
+	}{
+		{"kept", &three, 3, ""},
+		{"impossible", &many, 0, ReasonMinValues},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := requirements.New(cloudprovider.LabelInstanceType, corev1.NodeSelectorOpExists).WithMinValues(tt.minValues)
+			// A pod needing 8 CPUs leaves fake-9 and fake-10 only with the 10 types, so ask for 5.
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(10), req)}, Pods: pods(1, "p", "5", ""),
+				Options: Options{MaxInstanceTypes: 1}})
+			if tt.wantCode != "" {
+				if len(r.Unschedulable) != 1 || r.Unschedulable[0].Reasons[0].Code != tt.wantCode {
+					t.Fatalf("want %s, got %+v", tt.wantCode, r.Unschedulable)
+				}
+				return
+			}
+			if len(r.NewNodeClaims) != 1 || len(r.NewNodeClaims[0].InstanceTypes) < tt.wantTypes {
+				t.Fatalf("want a nodeclaim keeping %d types despite MaxInstanceTypes 1, got %+v", tt.wantTypes, r.NewNodeClaims)
+			}
+		})
+	}
+}
+
+func TestCapacityTypeAndOptions(t *testing.T) {
+	tests := []struct {
+		name     string
+		reqs     []*requirements.Requirement
+		wantCT   string
+		wantZone string
+	}{
+		{"spot preferred", nil, spot, "test-zone-1"},
+		{"on-demand only", []*requirements.Requirement{requirements.New(ctKey, corev1.NodeSelectorOpIn, od)}, od, "test-zone-1"},
+		{"zone without spot", []*requirements.Requirement{requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-3")}, od, "test-zone-3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(100), tt.reqs...)}, Pods: pods(1, "p", "1", "")})
+			nc := r.NewNodeClaims[0]
+			if nc.Offering.CapacityType != tt.wantCT || nc.Offering.Zone != tt.wantZone {
+				t.Errorf("offering %+v, want %s in %s", nc.Offering, tt.wantCT, tt.wantZone)
+			}
+			if len(nc.InstanceTypes) != DefaultMaxInstanceTypes {
+				t.Errorf("%d options, want %d", len(nc.InstanceTypes), DefaultMaxInstanceTypes)
+			}
+			for i := 1; i < len(nc.InstanceTypes); i++ {
+				a, _ := cheapestOffering(nc.InstanceTypes[i-1].Offerings, nc.Requirements, tt.wantCT)
+				b, _ := cheapestOffering(nc.InstanceTypes[i].Offerings, nc.Requirements, tt.wantCT)
+				if a.Price > b.Price {
+					t.Fatalf("options not cheapest first at %d", i)
+				}
+			}
+		})
+	}
+}
+
+func TestExplainer(t *testing.T) {
+	types := syntheticTypes(8)
+	taint := corev1.Taint{Key: "dedicated", Value: "general", Effect: corev1.TaintEffectNoSchedule}
+	tainted := pool("tainted", 50, types)
+	tainted.Taints = []corev1.Taint{taint}
+	onDemand := pool("on-demand", 40, types, requirements.New(ctKey, corev1.NodeSelectorOpIn, od))
+	limited := pool("limited", 30, types)
+	limited.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+	limited.Usage = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+	zone3 := pool("zone-3", 20, types, requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-3"))
+	noArm := pool("amd64", 10, types)
+	tests := []struct {
+		name  string
+		pools []NodePool
+		pod   *corev1.Pod
+		want  map[string]string
+		text  string
+	}{
+		{"too large for every pool", []NodePool{tainted, onDemand}, pod("big", "64", ""),
+			map[string]string{"tainted": ReasonTaintNotTolerated, "on-demand": ReasonInsufficientResources}, "the pod requests cpu 64"},
+		{"spot on an on-demand pool", []NodePool{onDemand}, pod("s", "1", "", withNodeSelector(ctKey, spot)),
+			map[string]string{"on-demand": ReasonRequirementConflict}, "karpenter.sh/capacity-type In [spot], the NodePool allows In [on-demand]"},
+		{"limit reached", []NodePool{limited}, pod("l", "1", ""),
+			map[string]string{"limited": ReasonLimitExceeded}, "cpu limit 2, 2 in use"},
+		{"spot where only on-demand is offered", []NodePool{zone3}, pod("z", "1", "", withNodeSelector(ctKey, spot)),
+			map[string]string{"zone-3": ReasonNoOffering}, "none is offered"},
+		{"unknown architecture", []NodePool{noArm}, pod("a", "1", "", withNodeSelector(cloudprovider.LabelArch, "arm64")),
+			map[string]string{"amd64": ReasonRequirementConflict}, "8 excluded by the pod's requirement on kubernetes.io/arch"},
+		{"label no node carries", []NodePool{noArm}, pod("g", "1", "", withNodeSelector("team", "x")),
+			map[string]string{"amd64": ReasonRequirementConflict}, "a label this NodePool's nodes do not carry"},
+		{"zonal anti-affinity exhausted", []NodePool{zone3}, pod("x", "1", "", withLabels("app", "x"),
+			withAntiAffinity(zoneKey, map[string]string{"app": "x"}), withNodeSelector(zoneKey, "test-zone-3")),
+			map[string]string{"zone-3": ReasonTopologyUnsatisfiable}, "pod anti-affinity on topology.kubernetes.io/zone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := &Input{NodePools: tt.pools, Pods: []*corev1.Pod{tt.pod}}
+			if strings.Contains(tt.name, "anti-affinity") {
+				// A pod already in test-zone-3 that the new one must avoid.
+				in.Nodes = []ExistingNode{{Name: "n", Labels: map[string]string{corev1.LabelHostname: "n", zoneKey: "test-zone-3"},
+					Pods: []*corev1.Pod{pod("x-old", "", "", withLabels("app", "x"))}}}
+			}
+			r := Solve(in)
+			if len(r.Unschedulable) != 1 {
+				t.Fatalf("want the pod unschedulable, got %d nodeclaims", len(r.NewNodeClaims))
+			}
+			pe := r.Unschedulable[0]
+			got := reasonCodes(pe)
+			for pool, code := range tt.want {
+				if got[pool] != code {
+					t.Errorf("pool %s: code %s, want %s", pool, got[pool], code)
+				}
+			}
+			var all []string
+			for _, reason := range pe.Reasons {
+				if reason.Message == "" || reason.Hint == "" {
+					t.Errorf("reason %+v lacks a message or a hint", reason)
+				}
+				all = append(all, reason.Message)
+			}
+			if joined := strings.Join(all, "\n"); !strings.Contains(joined, tt.text) {
+				t.Errorf("messages %q do not mention %q", joined, tt.text)
+			}
+		})
+	}
+}
+
+func TestNoNodePoolAndDeadline(t *testing.T) {
+	r := Solve(&Input{Pods: pods(1, "p", "1", "")})
+	if r.Unschedulable[0].Reasons[0].Code != ReasonNoNodePool {
+		t.Errorf("got %+v", r.Unschedulable[0].Reasons)
+	}
+	r = Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))}, Pods: pods(3, "p", "1", ""),
+		Options: Options{Deadline: time.Now().Add(-time.Second)}})
+	if len(r.Unschedulable) != 3 || r.Unschedulable[0].Reasons[0].Code != ReasonSolveTimedOut {
+		t.Errorf("got %d unschedulable: %+v", len(r.Unschedulable), r.Unschedulable)
+	}
+}

@@ -1,0 +1,204 @@
+package scheduling
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+)
+
+// template is a NodePool prepared for the solve: its instance types narrowed to those its
+// requirements and offerings allow, cheapest first, with what pods can use on each once the
+// DaemonSets that would run there take their share.
+type template struct {
+	pool  *NodePool
+	index int
+	reqs  requirements.Requirements
+	types []*cloudprovider.InstanceType
+	// Per type, in space vectors: allocatable less DaemonSet overhead, the overhead, and capacity.
+	alloc    []vec
+	daemon   []vec
+	capacity []vec
+	all      bitset
+	// masks caches, per requirement, the types it allows.
+	masks map[string]bitset
+	// typeKeys are the label keys some instance type defines.
+	typeKeys map[string]bool
+	// excluded counts, per reason, the NodePool's types that its own requirements rule out.
+	excluded map[string]int
+}
+
+func newTemplate(pool *NodePool, index int, sp *space, daemonSets []*daemonSet, wellKnown func(string) bool) *template {
+	t := &template{pool: pool, index: index, reqs: pool.Requirements, masks: map[string]bitset{},
+		typeKeys: map[string]bool{}, excluded: map[string]int{}}
+	type priced struct {
+		it    *cloudprovider.InstanceType
+		price float64
+	}
+	var kept []priced
+	for _, it := range pool.InstanceTypes {
+		if c := it.Requirements.Intersects(t.reqs); c != nil {
+			t.excluded[excludedByNodePoolPfx+c.Key]++
+			continue
+		}
+		ofs := it.Offerings.Compatible(t.reqs)
+		if len(ofs) == 0 {
+			t.excluded[ExcludedByOffering]++
+			continue
+		}
+		price := math.Inf(1)
+		for _, o := range ofs {
+			price = min(price, o.Price)
+		}
+		kept = append(kept, priced{it, price})
+	}
+	slices.SortStableFunc(kept, func(a, b priced) int {
+		return cmp.Or(cmp.Compare(a.price, b.price), cmp.Compare(a.it.Name, b.it.Name))
+	})
+	for _, k := range kept {
+		t.types = append(t.types, k.it)
+		for _, r := range k.it.Requirements.Items() {
+			t.typeKeys[r.Key] = true
+		}
+	}
+	t.all = fullBitset(len(t.types))
+	t.alloc = make([]vec, len(t.types))
+	t.daemon = make([]vec, len(t.types))
+	t.capacity = make([]vec, len(t.types))
+	// DaemonSets that would run on this NodePool's nodes, then per type those whose node
+	// affinity the type's labels allow: a DaemonSet pinned to arm64 costs nothing on amd64.
+	var running []*daemonSet
+	for _, ds := range daemonSets {
+		if tolerates(ds.tolerations, pool.Taints) && t.reqs.Compatible(ds.reqs, wellKnown) == nil {
+			running = append(running, ds)
+		}
+	}
+	for i, it := range t.types {
+		t.capacity[i] = sp.vec(it.Capacity)
+		t.alloc[i] = sp.vec(it.Allocatable())
+		t.daemon[i] = make(vec, len(sp.names))
+		for _, ds := range running {
+			if it.Requirements.Intersects(ds.reqs) == nil {
+				t.daemon[i].addInPlace(ds.requests)
+			}
+		}
+		t.alloc[i].subInPlace(t.daemon[i])
+	}
+	return t
+}
+
+// daemonSet is a DaemonSet's pod as the solver needs it.
+type daemonSet struct {
+	name        string
+	tolerations []corev1.Toleration
+	reqs        requirements.Requirements
+	requests    vec
+}
+
+func newDaemonSet(ds *appsv1.DaemonSet, sp *space) *daemonSet {
+	p := &corev1.Pod{ObjectMeta: ds.Spec.Template.ObjectMeta, Spec: ds.Spec.Template.Spec}
+	d := newPodData(p, nil, true)
+	return &daemonSet{name: ds.Namespace + "/" + ds.Name, tolerations: p.Spec.Tolerations,
+		reqs: d.nodeRequirements(), requests: sp.vec(podRequests(p))}
+}
+
+// mask returns the types a requirement allows; zone and capacity type go through offerings.
+func (t *template) mask(r *requirements.Requirement) bitset {
+	key := r.Key + "\x00" + r.String()
+	if m, ok := t.masks[key]; ok {
+		return m
+	}
+	m := newBitset(len(t.types))
+	for i, it := range t.types {
+		if itr := it.Requirements.Get(r.Key); itr == nil || itr.Intersects(r) {
+			m.set(i)
+		}
+	}
+	t.masks[key] = m
+	return m
+}
+
+// offeringMask returns the types with an available offering in the allowed zones and
+// capacity types, which must be checked together: spot in zone a and on-demand in zone b do not
+// make spot in zone b.
+func (t *template) offeringMask(reqs requirements.Requirements) bitset {
+	zone, ct := reqs.Get(cloudprovider.LabelZone), reqs.Get(cloudprovider.LabelCapacityType)
+	key := "\x01"
+	if zone != nil {
+		key += zone.String()
+	}
+	key += "\x00"
+	if ct != nil {
+		key += ct.String()
+	}
+	if m, ok := t.masks[key]; ok {
+		return m
+	}
+	m := newBitset(len(t.types))
+	for i, it := range t.types {
+		if it.Offerings.HasCompatible(reqs) {
+			m.set(i)
+		}
+	}
+	t.masks[key] = m
+	return m
+}
+
+// narrow returns types less those the changed requirements rule out.
+func (t *template) narrow(types bitset, before, after requirements.Requirements) bitset {
+	out := types
+	cloned := false
+	offerings := false
+	for _, r := range after.Items() {
+		if !t.typeKeys[r.Key] {
+			continue
+		}
+		if old := before.Get(r.Key); old != nil && sameValues(old, r) {
+			continue
+		}
+		if !cloned {
+			out, cloned = types.clone(), true
+		}
+		if r.Key == cloudprovider.LabelZone || r.Key == cloudprovider.LabelCapacityType {
+			offerings = true
+			continue
+		}
+		out.and(t.mask(r))
+	}
+	if offerings {
+		out.and(t.offeringMask(after))
+	}
+	return out
+}
+
+func sameValues(a, b *requirements.Requirement) bool {
+	return a == b || a.String() == b.String()
+}
+
+// minValuesMet checks every requirement with minValues against the types left.
+func (t *template) minValuesMet(reqs requirements.Requirements, types bitset) *requirements.Requirement {
+	for _, r := range reqs.Items() {
+		if r.MinValues == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for i := types.next(0); i >= 0; i = types.next(i + 1) {
+			if v := t.types[i].Requirements.Get(r.Key); v != nil && v.Operator() == corev1.NodeSelectorOpIn {
+				for _, x := range v.Values() {
+					if r.Has(x) {
+						seen[x] = true
+					}
+				}
+			}
+		}
+		if len(seen) < *r.MinValues {
+			return r
+		}
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package scheduling
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// space numbers the resource names of one solve so that requests and capacities become short
+// integer vectors: CPU in millicores, every other resource in its base unit.
+type space struct {
+	names []corev1.ResourceName
+	index map[corev1.ResourceName]int
+}
+
+func newSpace() *space {
+	s := &space{index: map[corev1.ResourceName]int{}}
+	for _, n := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods} {
+		s.add(n)
+	}
+	return s
+}
+
+func (s *space) add(name corev1.ResourceName) {
+	if _, ok := s.index[name]; !ok {
+		s.index[name] = len(s.names)
+		s.names = append(s.names, name)
+	}
+}
+
+func (s *space) addAll(l corev1.ResourceList) {
+	for name := range l {
+		s.add(name)
+	}
+}
+
+// vec is a resource vector in a space.
+type vec []int64
+
+func (s *space) vec(l corev1.ResourceList) vec {
+	v := make(vec, len(s.names))
+	for name, q := range l {
+		if i, ok := s.index[name]; ok {
+			v[i] = value(name, q)
+		}
+	}
+	return v
+}
+
+func value(name corev1.ResourceName, q resource.Quantity) int64 {
+	if name == corev1.ResourceCPU {
+		return q.MilliValue()
+	}
+	return q.Value()
+}
+
+func (s *space) list(v vec) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for i, x := range v {
+		if x != 0 {
+			out[s.names[i]] = s.quantity(i, x)
+		}
+	}
+	return out
+}
+
+// quantity turns dimension i's integer back into a quantity in the resource's usual format.
+func (s *space) quantity(i int, x int64) resource.Quantity {
+	switch name := s.names[i]; {
+	case name == corev1.ResourceCPU:
+		return *resource.NewMilliQuantity(x, resource.DecimalSI)
+	case name == corev1.ResourceMemory || name == corev1.ResourceEphemeralStorage || strings.HasPrefix(string(name), "hugepages-"):
+		return *resource.NewQuantity(x, resource.BinarySI)
+	default:
+		return *resource.NewQuantity(x, resource.DecimalSI)
+	}
+}
+
+// format prints a vector for people: "cpu 1500m, memory 2Gi, pods 3".
+func (s *space) format(v vec) string {
+	var parts []string
+	for i, x := range v {
+		if x != 0 {
+			q := s.quantity(i, x)
+			parts = append(parts, fmt.Sprintf("%s %s", s.names[i], q.String()))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ", ")
+}
+
+// fitsWith reports whether used+add <= capacity in every dimension.
+func fitsWith(used, add, capacity vec) bool {
+	for i, c := range capacity {
+		if used[i]+add[i] > c {
+			return false
+		}
+	}
+	return true
+}
+
+// fits reports whether v <= capacity in every dimension.
+func fits(v, capacity vec) bool {
+	for i, c := range capacity {
+		if v[i] > c {
+			return false
+		}
+	}
+	return true
+}
+
+func sum(a, b vec) vec {
+	out := make(vec, len(a))
+	for i := range a {
+		out[i] = a[i] + b[i]
+	}
+	return out
+}
+
+func (v vec) addInPlace(o vec) {
+	for i := range v {
+		v[i] += o[i]
+	}
+}
+
+func (v vec) subInPlace(o vec) {
+	for i := range v {
+		v[i] -= o[i]
+	}
+}
+
+// maxInPlace raises v to o where o is larger.
+func (v vec) maxInPlace(o vec) {
+	for i := range v {
+		v[i] = max(v[i], o[i])
+	}
+}
+
+// exceeds returns the first dimension where v > capacity, or -1.
+func exceeds(v, capacity vec) int {
+	for i, c := range capacity {
+		if v[i] > c {
+			return i
+		}
+	}
+	return -1
+}
