@@ -1,0 +1,86 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Load reads manifests from files and folders (every *.yaml, *.yml and *.json below a folder,
+// in lexical order) and returns what they declare. It reports every problem of every file (up
+// to 50 a file), each naming the file, document, object and field; the Set is nil then.
+func Load(paths ...string) (*Set, error) {
+	var files []string
+	for _, path := range paths {
+		found, err := manifestFiles(path)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, found...)
+	}
+	set := &Set{}
+	state := newLoadState()
+	var errs []error
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("reading manifest: %w", err))
+			continue
+		}
+		fileSet, fileErrs := decodeFile(file, data, state)
+		set.add(fileSet)
+		errs = append(errs, fileErrs...)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return set, nil
+}
+
+// Decode decodes the documents of one file's contents, named file in messages, as Load does.
+func Decode(file string, data []byte) (*Set, error) {
+	set, errs := decodeFile(file, data, newLoadState())
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return set, nil
+}
+
+// manifestFiles returns path when it is a file, or the manifest files below it when it is a
+// folder, sorted.
+func manifestFiles(path string) ([]string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading manifests: %w", err)
+	}
+	if !info.IsDir() {
+		return []string{path}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && isManifestFile(p) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading manifests in %s: %w", path, err)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+func isManifestFile(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}

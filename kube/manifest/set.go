@@ -1,0 +1,38 @@
+package manifest
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+)
+
+// Set is what a set of manifests declares, in file and document order, defaulted and valid.
+type Set struct {
+	NodePools      []*karpv1.NodePool
+	NodeClaims     []*karpv1.NodeClaim
+	EC2NodeClasses []*awsv1.EC2NodeClass
+	// Pods are the pods of the manifests: Pod documents and the pods that Deployments,
+	// ReplicaSets, StatefulSets and Jobs would create. They are pending (PodScheduled false,
+	// Unschedulable) unless spec.nodeName binds them to a node.
+	Pods []*corev1.Pod
+	// DaemonSets are kept whole: their pods are overhead on every node, not pods to place.
+	DaemonSets []*appsv1.DaemonSet
+	Nodes      []*corev1.Node
+	PDBs       []*policyv1.PodDisruptionBudget
+	// Notes say what was skipped or assumed, one sentence each, naming file and document.
+	Notes []string
+}
+
+func (s *Set) add(other *Set) {
+	s.NodePools = append(s.NodePools, other.NodePools...)
+	s.NodeClaims = append(s.NodeClaims, other.NodeClaims...)
+	s.EC2NodeClasses = append(s.EC2NodeClasses, other.EC2NodeClasses...)
+	s.Pods = append(s.Pods, other.Pods...)
+	s.DaemonSets = append(s.DaemonSets, other.DaemonSets...)
+	s.Nodes = append(s.Nodes, other.Nodes...)
+	s.PDBs = append(s.PDBs, other.PDBs...)
+	s.Notes = append(s.Notes, other.Notes...)
+}

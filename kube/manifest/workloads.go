@@ -1,0 +1,87 @@
+package manifest
+
+import (
+	"fmt"
+	"maps"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// workload is what expanding a controller into pods needs.
+type workload struct {
+	apiVersion, kind string
+	meta             *metav1.ObjectMeta
+	template         *corev1.PodTemplateSpec
+	// count is the number of pods, or nil for the default of 1.
+	count *int32
+	// countField is the path of count, for messages.
+	countField *field.Path
+}
+
+func addDeployment(c *addContext, obj interface{}) {
+	d := obj.(*appsv1.Deployment)
+	expand(c, workload{"apps/v1", "Deployment", &d.ObjectMeta, &d.Spec.Template, d.Spec.Replicas, field.NewPath("spec", "replicas")})
+}
+
+func addReplicaSet(c *addContext, obj interface{}) {
+	rs := obj.(*appsv1.ReplicaSet)
+	expand(c, workload{"apps/v1", "ReplicaSet", &rs.ObjectMeta, &rs.Spec.Template, rs.Spec.Replicas, field.NewPath("spec", "replicas")})
+}
+
+func addStatefulSet(c *addContext, obj interface{}) {
+	ss := obj.(*appsv1.StatefulSet)
+	expand(c, workload{"apps/v1", "StatefulSet", &ss.ObjectMeta, &ss.Spec.Template, ss.Spec.Replicas, field.NewPath("spec", "replicas")})
+}
+
+// addJob expands a Job into the pods it runs at once: parallelism (default 1), at most the
+// completions when those are set.
+func addJob(c *addContext, obj interface{}) {
+	job := obj.(*batchv1.Job)
+	count := job.Spec.Parallelism
+	if count != nil && job.Spec.Completions != nil && *job.Spec.Completions >= 0 && *job.Spec.Completions < *count {
+		count = job.Spec.Completions
+	}
+	expand(c, workload{"batch/v1", "Job", &job.ObjectMeta, &job.Spec.Template, count, field.NewPath("spec", "parallelism")})
+}
+
+// expand adds the pods of a workload, named <workload>-<i> from 0, in the workload's namespace,
+// with the template's labels, annotations and spec and the workload as controller owner.
+func expand(c *addContext, w workload) {
+	errs := validateMeta(w.meta, true)
+	n := int32(1)
+	if w.count != nil {
+		n = *w.count
+	}
+	if n < 0 {
+		errs = append(errs, field.Invalid(w.countField, n, fmt.Sprintf("must be 0 or more, got %d", n)))
+	}
+	if c.fail(errs) || !c.claim(w.kind, w.meta.Namespace, w.meta.Name) || !c.state.reservePods(c, int(n)) {
+		return
+	}
+	setUID(w.meta, w.kind)
+	controller := true
+	owner := metav1.OwnerReference{APIVersion: w.apiVersion, Kind: w.kind, Name: w.meta.Name, UID: w.meta.UID, Controller: &controller}
+	for i := int32(0); i < n; i++ {
+		pod := &corev1.Pod{
+			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+			ObjectMeta: metav1.ObjectMeta{
+				Name:            fmt.Sprintf("%s-%d", w.meta.Name, i),
+				Namespace:       w.meta.Namespace,
+				Labels:          maps.Clone(w.template.Labels),
+				Annotations:     maps.Clone(w.template.Annotations),
+				OwnerReferences: []metav1.OwnerReference{owner},
+			},
+			Spec: *w.template.Spec.DeepCopy(),
+		}
+		if !c.claim("Pod", pod.Namespace, pod.Name) {
+			continue
+		}
+		setUID(&pod.ObjectMeta, "Pod")
+		setPodStatus(pod)
+		c.set.Pods = append(c.set.Pods, pod)
+	}
+}
