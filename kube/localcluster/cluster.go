@@ -1,0 +1,47 @@
+package localcluster
+
+import (
+	"log/slog"
+	"sync"
+
+	"k8s.io/client-go/rest"
+)
+
+// Cluster is a running local control plane: etcd, kube-apiserver, kube-scheduler,
+// kube-controller-manager and kwok on 127.0.0.1. Its processes live until Stop, or until this
+// process dies.
+type Cluster struct {
+	// Dir is the folder holding the cluster's files and its components' logs (NAME.log).
+	Dir string
+	// Kubeconfig is the path of the admin kubeconfig, in Dir.
+	Kubeconfig string
+
+	server, token string
+	log           *slog.Logger
+	spawner       *spawner
+	procs         []*process // in start order
+
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// Component describes one process of a running cluster.
+type Component struct {
+	Name string // "etcd", "kube-apiserver", "kube-scheduler", "kube-controller-manager" or "kwok"
+	PID  int    // also its process group id
+	Log  string // path of its log file
+}
+
+// RESTConfig returns a new admin client configuration for the cluster.
+func (c *Cluster) RESTConfig() *rest.Config {
+	return restConfig(c.server, c.token)
+}
+
+// Components lists the cluster's processes in start order.
+func (c *Cluster) Components() []Component {
+	out := make([]Component, 0, len(c.procs))
+	for _, p := range c.procs {
+		out = append(out, Component{Name: p.name, PID: p.pid(), Log: p.logPath})
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package localcluster
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// eventually polls cond every 100 ms until it returns true or timeout passes, then fails the test
+// with what cond last said.
+func eventually(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
+	defer cancel()
+	last := ""
+	for {
+		ok, state := cond(ctx)
+		if ok {
+			return
+		}
+		last = state
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s: not within %v; last: %s", what, timeout, last)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// processState returns the state letter of process pid from /proc (R, S, Z...), or "" if it does
+// not exist.
+func processState(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	// pid (comm) state ...: comm may hold spaces and parentheses, so cut after the last ')'.
+	rest := string(data[strings.LastIndexByte(string(data), ')')+1:])
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return ""
+	}
+	return fields[0]
+}
+
+// alive reports whether pid is a process that has not exited (a zombie has).
+func alive(pid int) bool {
+	state := processState(pid)
+	return state != "" && state != "Z" && state != "X"
+}
+
+// rssMiB returns the resident set size of pid in MiB, from /proc/PID/status.
+func rssMiB(pid int) (float64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	scanner := bufio.NewScanner(f)
+	for scanner.Scan() {
+		fields := strings.Fields(scanner.Text())
+		if len(fields) == 3 && fields[0] == "VmRSS:" && fields[2] == "kB" {
+			kb, err := strconv.Atoi(fields[1])
+			if err != nil {
+				return 0, fmt.Errorf("pid %d: VmRSS %q: %w", pid, fields[1], err)
+			}
+			return float64(kb) / 1024, nil
+		}
+	}
+	return 0, fmt.Errorf("pid %d: no VmRSS in /proc/%d/status", pid, pid)
+}
+
+// logTails logs the last lines of every component's log, to explain a failure.
+func logTails(t *testing.T, c *Cluster, lines int) {
+	t.Helper()
+	for _, comp := range c.Components() {
+		data, err := os.ReadFile(comp.Log)
+		if err != nil {
+			t.Logf("%s: %v", comp.Name, err)
+			continue
+		}
+		all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		t.Logf("--- last %d lines of %s ---\n%s", lines, comp.Log, strings.Join(all[max(0, len(all)-lines):], "\n"))
+	}
+}

@@ -1,0 +1,58 @@
+package localcluster
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+// The client rate limits of RESTConfig: far above client-go's defaults (5 QPS), because a local
+// cluster serves one user and tests create objects in bursts.
+const (
+	clientQPS   = 200
+	clientBurst = 400
+)
+
+// kubeconfigName names the cluster, user and context in the kubeconfig.
+const kubeconfigName = "nodepilot-local"
+
+// kubeconfig returns the admin kubeconfig of a cluster served at server: the static token, and no
+// TLS verification (kube-apiserver signs its own serving certificate).
+func kubeconfig(server, token string) *clientcmdapi.Config {
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters[kubeconfigName] = &clientcmdapi.Cluster{Server: server, InsecureSkipTLSVerify: true}
+	cfg.AuthInfos[kubeconfigName] = &clientcmdapi.AuthInfo{Token: token}
+	cfg.Contexts[kubeconfigName] = &clientcmdapi.Context{Cluster: kubeconfigName, AuthInfo: kubeconfigName}
+	cfg.CurrentContext = kubeconfigName
+	return cfg
+}
+
+// writeKubeconfig writes cfg to path (mode 0600: it holds the admin token), creating its folder.
+func writeKubeconfig(path string, cfg *clientcmdapi.Config) error {
+	data, err := clientcmd.Write(*cfg)
+	if err != nil {
+		return fmt.Errorf("localcluster: encode kubeconfig for %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("localcluster: write kubeconfig %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return fmt.Errorf("localcluster: write kubeconfig %s: %w", path, err)
+	}
+	return nil
+}
+
+// restConfig returns a client configuration equivalent to the kubeconfig.
+func restConfig(server, token string) *rest.Config {
+	return &rest.Config{
+		Host:            server,
+		BearerToken:     token,
+		TLSClientConfig: rest.TLSClientConfig{Insecure: true},
+		QPS:             clientQPS,
+		Burst:           clientBurst,
+	}
+}

@@ -1,0 +1,110 @@
+package localcluster
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// process is one running component of the control plane, writing its output to its own log file.
+type process struct {
+	name    string
+	logPath string
+	cmd     *exec.Cmd
+	exited  chan struct{} // closed once the process has exited and been reaped
+	waitErr error         // how it exited; read only after exited is closed
+}
+
+// startProcess starts the binary bin with args from the spawner, in a process group of its own, its
+// output appended to dir/NAME.log. A goroutine reaps it; it ends when the process exits.
+func startProcess(sp *spawner, dir, name, bin string, args []string) (*process, error) {
+	p := &process{name: name, logPath: filepath.Join(dir, name+".log"), exited: make(chan struct{})}
+	log, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, p.errorf("open log: %w", err)
+	}
+	defer log.Close() // the child holds its own copy of the descriptor
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Dir = dir
+	p.cmd.Stdout = log
+	p.cmd.Stderr = log
+	p.cmd.SysProcAttr = sysProcAttr()
+	if err := sp.start(p.cmd); err != nil {
+		return nil, p.errorf("start %s: %w", bin, err)
+	}
+	go func() {
+		p.waitErr = p.cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// pid returns the process id, which is also its process group id.
+func (p *process) pid() int { return p.cmd.Process.Pid }
+
+// errorf returns an error naming the component and its log file.
+func (p *process) errorf(format string, args ...any) error {
+	return fmt.Errorf("localcluster: %s (log %s): %w", p.name, p.logPath, fmt.Errorf(format, args...))
+}
+
+// exitError returns a non-nil error if the process has exited.
+func (p *process) exitError() error {
+	select {
+	case <-p.exited:
+		if p.waitErr == nil {
+			return p.errorf("exited unexpectedly with status 0")
+		}
+		return p.errorf("exited unexpectedly: %w", p.waitErr)
+	default:
+		return nil
+	}
+}
+
+// signalGroup sends sig to the process's group, unless it has already exited.
+func (p *process) signalGroup(sig syscall.Signal) error {
+	select {
+	case <-p.exited:
+		return nil
+	default:
+	}
+	if err := syscall.Kill(-p.pid(), sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return p.errorf("send %v to process group %d: %w", sig, p.pid(), err)
+	}
+	return nil
+}
+
+// stopProcesses sends SIGTERM to every process's group, gives them grace to exit together, then
+// SIGKILLs the groups of those still running and waits for them to be reaped.
+func stopProcesses(ps []*process, grace time.Duration) error {
+	var errs []error
+	for _, p := range ps {
+		errs = append(errs, p.signalGroup(syscall.SIGTERM))
+	}
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	expired := false
+	for _, p := range ps {
+		if !expired {
+			select {
+			case <-p.exited:
+				continue
+			case <-timer.C:
+				expired = true
+			}
+		}
+		errs = append(errs, p.signalGroup(syscall.SIGKILL))
+	}
+	const reapTimeout = 10 * time.Second
+	for _, p := range ps {
+		select {
+		case <-p.exited:
+		case <-time.After(reapTimeout):
+			errs = append(errs, p.errorf("still running %v after SIGKILL", reapTimeout))
+		}
+	}
+	return errors.Join(errs...)
+}
