@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 )
@@ -86,9 +88,9 @@ func (c *Catalog) InstanceTypes(opts Options) []*cloudprovider.InstanceType {
 				continue
 			}
 			offerings = append(offerings,
-				cloudprovider.Offering{Zone: zone, CapacityType: cloudprovider.CapacityTypeOnDemand, Price: e.OnDemandPrice,
+				cloudprovider.Offering{Zone: zone, CapacityType: karpv1.CapacityTypeOnDemand, Price: e.OnDemandPrice,
 					Available: true, PriceSource: cloudprovider.PriceSource{Kind: cloudprovider.PriceCatalog}},
-				cloudprovider.Offering{Zone: zone, CapacityType: cloudprovider.CapacityTypeSpot, Price: SyntheticSpotPrice(e.Name, zone, e.OnDemandPrice),
+				cloudprovider.Offering{Zone: zone, CapacityType: karpv1.CapacityTypeSpot, Price: SyntheticSpotPrice(e.Name, zone, e.OnDemandPrice),
 					Available: true, PriceSource: cloudprovider.PriceSource{Kind: cloudprovider.PriceSynthetic}},
 			)
 		}

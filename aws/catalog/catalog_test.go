@@ -3,6 +3,15 @@ package catalog
 import (
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/engine/requirements"
+
+	corev1 "k8s.io/api/core/v1"
+
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 )
@@ -68,16 +77,16 @@ func TestLabels(t *testing.T) {
 		absent []string
 	}{
 		{"a1.medium", map[string]string{
-			cloudprovider.LabelArch: "arm64", cloudprovider.LabelOS: "linux", cloudprovider.LabelInstanceType: "a1.medium",
-			instancetype.LabelInstanceCategory: "a", instancetype.LabelInstanceFamily: "a1", instancetype.LabelInstanceGeneration: "1",
-			instancetype.LabelInstanceSize: "medium", instancetype.LabelInstanceCPU: "1", instancetype.LabelInstanceMemory: "2048",
-			instancetype.LabelInstanceNetworkBandwidth: "500", instancetype.LabelInstanceHypervisor: "nitro",
-		}, []string{instancetype.LabelInstanceGPUCount}},
+			corev1.LabelArchStable: "arm64", corev1.LabelOSStable: "linux", corev1.LabelInstanceTypeStable: "a1.medium",
+			awsv1.LabelInstanceCategory: "a", awsv1.LabelInstanceFamily: "a1", awsv1.LabelInstanceGeneration: "1",
+			awsv1.LabelInstanceSize: "medium", awsv1.LabelInstanceCPU: "1", awsv1.LabelInstanceMemory: "2048",
+			awsv1.LabelInstanceNetworkBandwidth: "500", awsv1.LabelInstanceHypervisor: "nitro",
+		}, []string{awsv1.LabelInstanceGPUCount}},
 		{"g5.xlarge", map[string]string{
-			instancetype.LabelInstanceGPUCount: "1", instancetype.LabelInstanceGPUName: "a10g",
-			instancetype.LabelInstanceGPUMemory: "22888", instancetype.LabelInstanceGPUManufacturer: "nvidia",
+			awsv1.LabelInstanceGPUCount: "1", awsv1.LabelInstanceGPUName: "a10g",
+			awsv1.LabelInstanceGPUMemory: "22888", awsv1.LabelInstanceGPUManufacturer: "nvidia",
 		}, nil},
-		{"c7g.metal", map[string]string{instancetype.LabelInstanceSize: "metal"}, []string{instancetype.LabelInstanceHypervisor}},
+		{"c7g.metal", map[string]string{awsv1.LabelInstanceSize: "metal"}, []string{awsv1.LabelInstanceHypervisor}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,12 +118,12 @@ func TestOfferings(t *testing.T) {
 	var spot, od int
 	for _, o := range it.Offerings {
 		switch o.CapacityType {
-		case cloudprovider.CapacityTypeSpot:
+		case karpv1.CapacityTypeSpot:
 			spot++
 			if !o.PriceSource.Synthetic() || o.Price <= 0 || o.Price >= 0.096 {
 				t.Errorf("spot offering %+v: want a synthetic price below on-demand", o)
 			}
-		case cloudprovider.CapacityTypeOnDemand:
+		case karpv1.CapacityTypeOnDemand:
 			od++
 			if o.Price != 0.096 || o.PriceSource.Kind != cloudprovider.PriceCatalog {
 				t.Errorf("on-demand offering %+v: want the catalog's 0.096", o)
@@ -174,4 +183,19 @@ func byName(t *testing.T) map[string]*cloudprovider.InstanceType {
 		out[it.Name] = it
 	}
 	return out
+}
+
+func TestAbsentLabelsExcludeTypes(t *testing.T) {
+	types := byName(t)
+	wantsGPU := requirements.New(awsv1.LabelInstanceGPUCount, corev1.NodeSelectorOpGt, "0")
+	tests := []struct {
+		name string
+		want bool
+	}{{"g5.xlarge", true}, {"m5.large", false}}
+	for _, tt := range tests {
+		got := types[tt.name].Requirements.Get(awsv1.LabelInstanceGPUCount).Intersects(wantsGPU)
+		if got != tt.want {
+			t.Errorf("%s allows a GPU requirement: %v, want %v", tt.name, got, tt.want)
+		}
+	}
 }

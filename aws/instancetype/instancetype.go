@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -86,34 +89,42 @@ func Requirements(info Info, offerings cloudprovider.Offerings) requirements.Req
 		zones = append(zones, o.Zone)
 		cts = append(cts, o.CapacityType)
 	}
-	return reqs.Add(
-		requirements.New(cloudprovider.LabelZone, corev1.NodeSelectorOpIn, zones...),
-		requirements.New(cloudprovider.LabelCapacityType, corev1.NodeSelectorOpIn, cts...),
-	)
+	add := []*requirements.Requirement{
+		requirements.New(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, zones...),
+		requirements.New(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, cts...),
+	}
+	// Labels a type lacks are explicitly absent, so that "has a GPU" rules out the types without.
+	for _, key := range []string{awsv1.LabelInstanceGPUCount, awsv1.LabelInstanceGPUName, awsv1.LabelInstanceGPUManufacturer,
+		awsv1.LabelInstanceGPUMemory, awsv1.LabelInstanceHypervisor} {
+		if _, ok := labels[key]; !ok {
+			add = append(add, requirements.New(key, corev1.NodeSelectorOpDoesNotExist))
+		}
+	}
+	return reqs.Add(add...)
 }
 
 // Labels are the labels a node of this type carries, as Karpenter sets them.
 func Labels(info Info) map[string]string {
 	labels := map[string]string{
-		cloudprovider.LabelArch:         info.Arch,
-		cloudprovider.LabelOS:           string(corev1.Linux),
-		cloudprovider.LabelInstanceType: info.Name,
-		LabelInstanceCategory:           info.Category,
-		LabelInstanceFamily:             info.Family,
-		LabelInstanceGeneration:         strconv.Itoa(info.Generation),
-		LabelInstanceSize:               info.Size,
-		LabelInstanceCPU:                strconv.FormatInt(info.VCPUs, 10),
-		LabelInstanceMemory:             strconv.FormatInt(info.MemoryMiB, 10),
-		LabelInstanceNetworkBandwidth:   strconv.FormatInt(int64(math.Round(info.NetworkGbps*1000)), 10),
+		corev1.LabelArchStable:              info.Arch,
+		corev1.LabelOSStable:                string(corev1.Linux),
+		corev1.LabelInstanceTypeStable:      info.Name,
+		awsv1.LabelInstanceCategory:         info.Category,
+		awsv1.LabelInstanceFamily:           info.Family,
+		awsv1.LabelInstanceGeneration:       strconv.Itoa(info.Generation),
+		awsv1.LabelInstanceSize:             info.Size,
+		awsv1.LabelInstanceCPU:              strconv.FormatInt(info.VCPUs, 10),
+		awsv1.LabelInstanceMemory:           strconv.FormatInt(info.MemoryMiB, 10),
+		awsv1.LabelInstanceNetworkBandwidth: strconv.FormatInt(int64(math.Round(info.NetworkGbps*1000)), 10),
 	}
 	if info.Hypervisor != "" {
-		labels[LabelInstanceHypervisor] = info.Hypervisor
+		labels[awsv1.LabelInstanceHypervisor] = info.Hypervisor
 	}
 	if info.GPUCount > 0 {
-		labels[LabelInstanceGPUCount] = strconv.FormatInt(info.GPUCount, 10)
-		labels[LabelInstanceGPUName] = strings.ToLower(info.GPUName)
-		labels[LabelInstanceGPUMemory] = strconv.FormatInt(info.GPUMemoryMiB, 10)
-		labels[LabelInstanceGPUManufacturer] = gpuManufacturer(info.GPUName)
+		labels[awsv1.LabelInstanceGPUCount] = strconv.FormatInt(info.GPUCount, 10)
+		labels[awsv1.LabelInstanceGPUName] = strings.ToLower(info.GPUName)
+		labels[awsv1.LabelInstanceGPUMemory] = strconv.FormatInt(info.GPUMemoryMiB, 10)
+		labels[awsv1.LabelInstanceGPUManufacturer] = gpuManufacturer(info.GPUName)
 	}
 	return labels
 }

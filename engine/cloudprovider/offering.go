@@ -4,14 +4,15 @@ import (
 	"slices"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+
 	"github.com/nodepilot/nodepilot/engine/requirements"
 )
 
 // Capacity types, as Karpenter labels them (karpenter.sh/capacity-type).
-const (
-	CapacityTypeSpot     = "spot"
-	CapacityTypeOnDemand = "on-demand"
-)
+const ()
 
 // Offering is one way to buy an instance type: a zone and a capacity type, at a price.
 type Offering struct {
@@ -53,7 +54,7 @@ type Offerings []Offering
 
 // Compatible returns the available offerings whose zone and capacity type reqs allow.
 func (ofs Offerings) Compatible(reqs requirements.Requirements) Offerings {
-	zones, cts := reqs.Get(LabelZone), reqs.Get(LabelCapacityType)
+	zones, cts := reqs.Get(corev1.LabelTopologyZone), reqs.Get(karpv1.CapacityTypeLabelKey)
 	var out Offerings
 	for _, o := range ofs {
 		if o.Available && allows(zones, o.Zone) && allows(cts, o.CapacityType) {
@@ -65,7 +66,7 @@ func (ofs Offerings) Compatible(reqs requirements.Requirements) Offerings {
 
 // HasCompatible reports whether some available offering fits reqs, without allocating.
 func (ofs Offerings) HasCompatible(reqs requirements.Requirements) bool {
-	zones, cts := reqs.Get(LabelZone), reqs.Get(LabelCapacityType)
+	zones, cts := reqs.Get(corev1.LabelTopologyZone), reqs.Get(karpv1.CapacityTypeLabelKey)
 	for _, o := range ofs {
 		if o.Available && allows(zones, o.Zone) && allows(cts, o.CapacityType) {
 			return true
@@ -90,7 +91,7 @@ func (ofs Offerings) Cheapest() (o Offering, ok bool) {
 }
 
 func better(a, b Offering) bool {
-	aSpot, bSpot := a.CapacityType == CapacityTypeSpot, b.CapacityType == CapacityTypeSpot
+	aSpot, bSpot := a.CapacityType == karpv1.CapacityTypeSpot, b.CapacityType == karpv1.CapacityTypeSpot
 	if aSpot != bSpot {
 		return aSpot
 	}

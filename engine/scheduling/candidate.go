@@ -3,7 +3,6 @@ package scheduling
 import (
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 )
 
@@ -173,15 +172,3 @@ func portsConflict(used, want []hostPort) bool {
 
 // noneWellKnown: every label must be present on an existing node.
 func noneWellKnown(string) bool { return false }
-
-// coreWellKnown are the labels every node Karpenter launches carries, so a pod may ask for them
-// even where a NodePool does not mention them.
-func coreWellKnown(key string) bool {
-	switch key {
-	case cloudprovider.LabelZone, cloudprovider.LabelRegion, cloudprovider.LabelInstanceType,
-		cloudprovider.LabelArch, cloudprovider.LabelOS, cloudprovider.LabelCapacityType,
-		cloudprovider.LabelNodePool, corev1.LabelWindowsBuild, corev1.LabelHostname:
-		return true
-	}
-	return false
-}

@@ -7,9 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 )
 
@@ -197,7 +198,7 @@ func podAsks(reqs requirements.Requirements, excluded map[string]int) string {
 
 func offeringScope(reqs requirements.Requirements) string {
 	var parts []string
-	for _, key := range []string{cloudprovider.LabelZone, cloudprovider.LabelCapacityType} {
+	for _, key := range []string{corev1.LabelTopologyZone, karpv1.CapacityTypeLabelKey} {
 		if r := reqs.Get(key); r != nil {
 			parts = append(parts, r.String())
 		}

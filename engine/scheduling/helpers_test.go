@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,10 +16,10 @@ import (
 )
 
 const (
-	zoneKey = cloudprovider.LabelZone
-	ctKey   = cloudprovider.LabelCapacityType
-	spot    = cloudprovider.CapacityTypeSpot
-	od      = cloudprovider.CapacityTypeOnDemand
+	zoneKey = corev1.LabelTopologyZone
+	ctKey   = karpv1.CapacityTypeLabelKey
+	spot    = karpv1.CapacityTypeSpot
+	od      = karpv1.CapacityTypeOnDemand
 )
 
 // syntheticTypes builds the instance types of Karpenter's scheduling benchmark: type i has i+1
@@ -39,10 +41,10 @@ func syntheticTypes(n int) []*cloudprovider.InstanceType {
 		out[i] = &cloudprovider.InstanceType{
 			Name: name,
 			Requirements: requirements.FromLabels(map[string]string{
-				cloudprovider.LabelInstanceType: name,
-				cloudprovider.LabelArch:         "amd64",
-				cloudprovider.LabelOS:           "linux",
-				"size":                          strconv.FormatInt(cpu, 10),
+				corev1.LabelInstanceTypeStable: name,
+				corev1.LabelArchStable:         "amd64",
+				corev1.LabelOSStable:           "linux",
+				"size":                         strconv.FormatInt(cpu, 10),
 			}).Add(
 				requirements.New(zoneKey, corev1.NodeSelectorOpIn, offerings.Zones()...),
 				requirements.New(ctKey, corev1.NodeSelectorOpIn, spot, od),
@@ -67,7 +69,7 @@ func pool(name string, weight int32, its []*cloudprovider.InstanceType, reqs ...
 	return NodePool{
 		Name:          name,
 		Weight:        weight,
-		Requirements:  requirements.Of(append(reqs, requirements.New(cloudprovider.LabelNodePool, corev1.NodeSelectorOpIn, name))...),
+		Requirements:  requirements.Of(append(reqs, requirements.New(karpv1.NodePoolLabelKey, corev1.NodeSelectorOpIn, name))...),
 		InstanceTypes: its,
 	}
 }

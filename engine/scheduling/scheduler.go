@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
@@ -84,8 +86,9 @@ func Solve(in *Input) *Results {
 func newScheduler(in *Input) *scheduler {
 	s := &scheduler{in: in, space: newSpace(), topo: newTopology(), rejects: map[uint64]*rejectCache{},
 		seed: maphash.MakeSeed(), failed: map[*podData]string{}}
-	known := sets.New(in.WellKnownLabels...)
-	s.wellKnown = func(k string) bool { return coreWellKnown(k) || known.Has(k) }
+	// The labels every launched node carries: Karpenter's, the cloud's, and its hostname.
+	known := karpv1.WellKnownLabels().Insert(in.WellKnownLabels...).Insert(corev1.LabelHostname)
+	s.wellKnown = known.Has
 	s.topo.wellKnown = s.wellKnown
 	return s
 }
@@ -515,14 +518,14 @@ func (s *scheduler) nodeClaimResult(nc *nodeClaim) *NodeClaim {
 		ok       bool
 	}
 	spot := false
-	if ct := nc.reqs.Get(cloudprovider.LabelCapacityType); ct == nil || ct.Has(cloudprovider.CapacityTypeSpot) {
+	if ct := nc.reqs.Get(karpv1.CapacityTypeLabelKey); ct == nil || ct.Has(karpv1.CapacityTypeSpot) {
 		for i := nc.types.next(0); i >= 0 && !spot; i = nc.types.next(i + 1) {
-			_, spot = cheapestOffering(t.types[i].Offerings, nc.reqs, cloudprovider.CapacityTypeSpot)
+			_, spot = cheapestOffering(t.types[i].Offerings, nc.reqs, karpv1.CapacityTypeSpot)
 		}
 	}
-	capacityType := cloudprovider.CapacityTypeOnDemand
+	capacityType := karpv1.CapacityTypeOnDemand
 	if spot {
-		capacityType = cloudprovider.CapacityTypeSpot
+		capacityType = karpv1.CapacityTypeSpot
 	}
 	var options []option
 	for i := nc.types.next(0); i >= 0; i = nc.types.next(i + 1) {
@@ -585,7 +588,7 @@ func truncate(nc *nodeClaim, n, limit int, typeIndex func(int) int) []int {
 
 // cheapestOffering finds the cheapest available offering of a capacity type that reqs allow.
 func cheapestOffering(ofs cloudprovider.Offerings, reqs requirements.Requirements, capacityType string) (cloudprovider.Offering, bool) {
-	zones := reqs.Get(cloudprovider.LabelZone)
+	zones := reqs.Get(corev1.LabelTopologyZone)
 	var best cloudprovider.Offering
 	found := false
 	for _, o := range ofs {

@@ -5,12 +5,13 @@ import (
 	"testing"
 	"time"
 
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 )
 
@@ -54,7 +55,7 @@ func TestNodePoolChoice(t *testing.T) {
 		{"toleration uses the pool", []NodePool{tainted, pool("plain", 1, types)},
 			pod("p", "1", "", withToleration("dedicated", "batch", corev1.TaintEffectNoSchedule)), "tainted"},
 		{"node selector picks the pool", []NodePool{pool("a", 10, types), pool("b", 1, types)},
-			pod("p", "1", "", withNodeSelector(cloudprovider.LabelNodePool, "b")), "b"},
+			pod("p", "1", "", withNodeSelector(karpv1.NodePoolLabelKey, "b")), "b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -250,7 +251,7 @@ func TestDaemonSetOverhead(t *testing.T) {
 				Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}}}}}}}
 	}
 	in := &Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(10))}, Pods: pods(1, "p", "1800m", ""),
-		DaemonSets: []*appsv1.DaemonSet{ds("logs", "500m", nil), ds("arm-only", "4", map[string]string{cloudprovider.LabelArch: "arm64"})}}
+		DaemonSets: []*appsv1.DaemonSet{ds("logs", "500m", nil), ds("arm-only", "4", map[string]string{corev1.LabelArchStable: "arm64"})}}
 	r := Solve(in)
 	nc := r.NewNodeClaims[0]
 	// 1800m + 500m + 100m reserved needs 3 CPUs; the arm64-only DaemonSet does not run on amd64.
@@ -275,7 +276,7 @@ func TestMinValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req := requirements.New(cloudprovider.LabelInstanceType, corev1.NodeSelectorOpExists).WithMinValues(tt.minValues)
+			req := requirements.New(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpExists).WithMinValues(tt.minValues)
 			// A pod needing 8 CPUs leaves fake-9 and fake-10 only with the 10 types, so ask for 5.
 			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(10), req)}, Pods: pods(1, "p", "5", ""),
 				Options: Options{MaxInstanceTypes: 1}})
@@ -350,7 +351,7 @@ func TestExplainer(t *testing.T) {
 			map[string]string{"limited": ReasonLimitExceeded}, "cpu limit 2, 2 in use"},
 		{"spot where only on-demand is offered", []NodePool{zone3}, pod("z", "1", "", withNodeSelector(ctKey, spot)),
 			map[string]string{"zone-3": ReasonNoOffering}, "none is offered"},
-		{"unknown architecture", []NodePool{noArm}, pod("a", "1", "", withNodeSelector(cloudprovider.LabelArch, "arm64")),
+		{"unknown architecture", []NodePool{noArm}, pod("a", "1", "", withNodeSelector(corev1.LabelArchStable, "arm64")),
 			map[string]string{"amd64": ReasonRequirementConflict}, "8 excluded by the pod's requirement on kubernetes.io/arch"},
 		{"label no node carries", []NodePool{noArm}, pod("g", "1", "", withNodeSelector("team", "x")),
 			map[string]string{"amd64": ReasonRequirementConflict}, "a label this NodePool's nodes do not carry"},

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
@@ -127,7 +129,7 @@ func (t *template) mask(r *requirements.Requirement) bitset {
 // capacity types, which must be checked together: spot in zone a and on-demand in zone b do not
 // make spot in zone b.
 func (t *template) offeringMask(reqs requirements.Requirements) bitset {
-	zone, ct := reqs.Get(cloudprovider.LabelZone), reqs.Get(cloudprovider.LabelCapacityType)
+	zone, ct := reqs.Get(corev1.LabelTopologyZone), reqs.Get(karpv1.CapacityTypeLabelKey)
 	key := "\x01"
 	if zone != nil {
 		key += zone.String()
@@ -164,7 +166,7 @@ func (t *template) narrow(types bitset, before, after requirements.Requirements)
 		if !cloned {
 			out, cloned = types.clone(), true
 		}
-		if r.Key == cloudprovider.LabelZone || r.Key == cloudprovider.LabelCapacityType {
+		if r.Key == corev1.LabelTopologyZone || r.Key == karpv1.CapacityTypeLabelKey {
 			offerings = true
 			continue
 		}

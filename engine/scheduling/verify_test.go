@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -34,7 +36,7 @@ func verifyPlan(t *testing.T, in *Input, r *Results) {
 			cpu += req.Cpu().MilliValue()
 			mem += req.Memory().Value()
 			all = append(all, placed{p, nc, zoneOf(nc)})
-			if c := nc.Requirements.Compatible(requirements.FromLabels(p.Spec.NodeSelector), coreWellKnown); c != nil {
+			if c := nc.Requirements.Compatible(requirements.FromLabels(p.Spec.NodeSelector), karpv1.WellKnownLabels().Has); c != nil {
 				t.Errorf("pod %s on %s: %v", p.Name, nc.Hostname, c)
 			}
 		}
