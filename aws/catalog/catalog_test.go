@@ -5,15 +5,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/nodepilot/nodepilot/engine/requirements"
-
-	corev1 "k8s.io/api/core/v1"
-
-	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
-	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
-
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 func TestLoadCounts(t *testing.T) {
