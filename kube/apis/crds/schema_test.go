@@ -54,7 +54,11 @@ func crdByKind(t *testing.T, kind string) *apiextensionsv1.CustomResourceDefinit
 func newAPIServerSchema(t *testing.T, kind string) *apiserverSchema {
 	t.Helper()
 	internal := internalCRD(t, crdByKind(t, kind))
-	props := internal.Spec.Versions[0].Schema.OpenAPIV3Schema
+	// With a single version, the internal form keeps the schema at the top level.
+	props := internal.Spec.Validation.OpenAPIV3Schema
+	if v := internal.Spec.Versions[0].Schema; v != nil {
+		props = v.OpenAPIV3Schema
+	}
 	structural, err := structuralschema.NewStructural(props)
 	if err != nil {
 		t.Fatalf("structural schema of %s: %v", kind, err)

@@ -1,0 +1,135 @@
+package crds_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+)
+
+// documents returns the karpenter documents of the manifests matching pattern, as maps.
+func documents(t *testing.T, pattern string) map[string]map[string]interface{} {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no manifests match %s: %v", pattern, err)
+	}
+	docs := map[string]map[string]interface{}{}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, doc := range strings.Split(string(data), "\n---\n") {
+			var obj map[string]interface{}
+			if err := yaml.Unmarshal([]byte(doc), &obj); err != nil || obj == nil {
+				continue
+			}
+			switch obj["kind"] {
+			case "NodePool", "EC2NodeClass":
+				docs[filepath.Base(file)+"#"+string(rune('1'+i))] = obj
+			}
+		}
+	}
+	return docs
+}
+
+// typed decodes obj (through JSON) into out.
+func typed(t *testing.T, obj map[string]interface{}, out interface{}) {
+	t.Helper()
+	data, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSeedsAgainstCRDs admits every seed NodePool and EC2NodeClass through the CRDs as an API
+// server would, and checks that the CRD defaults equal SetDefaults and that both validations
+// accept them. The one seed EC2NodeClass without amiSelectorTerms is rejected by both, as by
+// Karpenter (the manifest loader assumes an alias for it).
+func TestSeedsAgainstCRDs(t *testing.T) {
+	schemas := map[string]*apiserverSchema{
+		"NodePool":     newAPIServerSchema(t, "NodePool"),
+		"EC2NodeClass": newAPIServerSchema(t, "EC2NodeClass"),
+	}
+	for name, obj := range documents(t, "../../../testdata/manifests/seeds/*.yaml") {
+		t.Run(name, func(t *testing.T) {
+			kind := obj["kind"].(string)
+			raw := obj
+			admitted := deepCopyMap(t, obj)
+			crdErrs := schemas[kind].admit(admitted)
+			var goErrs []string
+			switch kind {
+			case "NodePool":
+				fromCRD, fromGo := &karpv1.NodePool{}, &karpv1.NodePool{}
+				typed(t, admitted, fromCRD)
+				typed(t, raw, fromGo)
+				fromGo.SetDefaults()
+				if !reflect.DeepEqual(fromCRD.Spec, fromGo.Spec) {
+					t.Errorf("CRD defaults give\n%+v\nSetDefaults gives\n%+v", fromCRD.Spec, fromGo.Spec)
+				}
+				for _, e := range fromGo.Validate() {
+					goErrs = append(goErrs, e.Error())
+				}
+			case "EC2NodeClass":
+				fromCRD, fromGo := &awsv1.EC2NodeClass{}, &awsv1.EC2NodeClass{}
+				typed(t, admitted, fromCRD)
+				typed(t, raw, fromGo)
+				fromGo.SetDefaults()
+				if !reflect.DeepEqual(fromCRD.Spec, fromGo.Spec) {
+					t.Errorf("CRD defaults give\n%+v\nSetDefaults gives\n%+v", fromCRD.Spec, fromGo.Spec)
+				}
+				for _, e := range fromGo.Validate() {
+					goErrs = append(goErrs, e.Error())
+				}
+			}
+			wantInvalid := strings.HasPrefix(name, "01-ec2nodeclass-default-ec2")
+			if (len(crdErrs) > 0) != wantInvalid || (len(goErrs) > 0) != wantInvalid {
+				t.Errorf("CRD errors %v, Go errors %v; want invalid = %v", crdErrs, goErrs, wantInvalid)
+			}
+		})
+	}
+}
+
+// TestInvalidSamplesAgainstCRDs checks that the API server, too, rejects the invalid samples
+// that CRD rules cover (unknown fields are pruned by an API server, not rejected, and YAML
+// syntax never reaches it).
+func TestInvalidSamplesAgainstCRDs(t *testing.T) {
+	schema := newAPIServerSchema(t, "NodePool")
+	for _, file := range []string{"weight-1000.yaml", "gt-two-values.yaml", "bad.yaml", "schedule-without-duration.yaml", "unknown-operator.yaml", "many-problems.yaml"} {
+		t.Run(file, func(t *testing.T) {
+			docs := documents(t, filepath.Join("../../../testdata/manifests/invalid", file))
+			for name, obj := range docs {
+				if obj["kind"] != "NodePool" {
+					continue
+				}
+				if errs := schema.admit(obj); len(errs) == 0 {
+					t.Errorf("%s: the CRD admits it", name)
+				}
+			}
+		})
+	}
+}
+
+func deepCopyMap(t *testing.T, obj map[string]interface{}) map[string]interface{} {
+	t.Helper()
+	data, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]interface{}
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
