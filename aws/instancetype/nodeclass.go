@@ -8,23 +8,6 @@ import (
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
-// AMIFamily is the family an EC2NodeClass launches: amiFamily when set, else the family of its
-// alias term, else Custom.
-func AMIFamily(nc *awsv1.EC2NodeClass) string {
-	if nc.Spec.AMIFamily != nil && *nc.Spec.AMIFamily != "" {
-		return *nc.Spec.AMIFamily
-	}
-	for _, term := range nc.Spec.AMISelectorTerms {
-		if term.Alias == "" {
-			continue
-		}
-		if a, err := awsv1.ParseAlias(term.Alias); err == nil {
-			return a.Family
-		}
-	}
-	return awsv1.AMIFamilyCustom
-}
-
 // OptionsFor returns what an EC2NodeClass changes in every instance type's capacity and
 // overhead: its kubelet settings and the volume that backs ephemeral storage.
 func OptionsFor(nc *awsv1.EC2NodeClass) Options {
@@ -46,7 +29,7 @@ func OptionsFor(nc *awsv1.EC2NodeClass) Options {
 // ephemeralVolume is the size of the volume the kubelet keeps ephemeral storage on: the mapping
 // marked rootVolume, else the family's usual device, else the family's default size.
 func ephemeralVolume(nc *awsv1.EC2NodeClass) *resource.Quantity {
-	family := AMIFamily(nc)
+	family := nc.AMIFamily()
 	device, size := "/dev/xvda", resource.MustParse("20Gi")
 	switch family {
 	case awsv1.AMIFamilyBottlerocket:

@@ -31,7 +31,7 @@ func TestNodeClassOptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			nc := &awsv1.EC2NodeClass{Spec: tt.spec}
-			if got := AMIFamily(nc); got != tt.wantFamily {
+			if got := nc.AMIFamily(); got != tt.wantFamily {
 				t.Errorf("family %s, want %s", got, tt.wantFamily)
 			}
 			if got := OptionsFor(nc).RootVolume.String(); got != tt.wantVolume {
