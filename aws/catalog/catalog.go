@@ -102,15 +102,26 @@ func (c *Catalog) InstanceTypes(opts Options) []*cloudprovider.InstanceType {
 	return out
 }
 
-// SyntheticSpotPrice is a stand-in spot price: between 30% and 75% of on-demand, fixed per type
-// and zone, so that plans are reproducible. It is never shown without a "synthetic" label.
+// SyntheticSpotPrice is a stand-in spot price, fixed per type and zone so that plans are
+// reproducible, and never shown without a "synthetic" label. It follows how spot prices behave:
+// a discount per instance family (45% to 75% off on-demand), a zone's supply moving it by up to
+// 10%, and sizes of a family priced nearly in proportion (2% jitter).
 func SyntheticSpotPrice(instanceType, zone string, onDemand float64) float64 {
+	family, _, _ := strings.Cut(instanceType, ".")
+	discount := 0.45 + 0.30*unitHash(family)
+	zoneFactor := 1 + 0.10*(2*unitHash(family, zone)-1)
+	jitter := 1 + 0.02*(2*unitHash(instanceType, zone)-1)
+	return roundPrice(onDemand * (1 - discount) * zoneFactor * jitter)
+}
+
+// unitHash maps its inputs to [0, 1) deterministically.
+func unitHash(parts ...string) float64 {
 	h := fnv.New32a()
-	h.Write([]byte(instanceType))
-	h.Write([]byte{0})
-	h.Write([]byte(zone))
-	frac := float64(h.Sum32()%10000) / 10000
-	return roundPrice(onDemand * (0.30 + 0.45*frac))
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return float64(h.Sum32()%100000) / 100000
 }
 
 func roundPrice(p float64) float64 {

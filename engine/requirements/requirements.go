@@ -93,6 +93,23 @@ func (rs Requirements) Add(add ...*Requirement) Requirements {
 // Merge returns rs narrowed by every requirement of o.
 func (rs Requirements) Merge(o Requirements) Requirements { return rs.Add(o.items...) }
 
+// Implies reports whether every value rs allows is allowed by o, so that merging o into rs would
+// change nothing. It answers false when it cannot tell cheaply (complements on rs's side).
+func (rs Requirements) Implies(o Requirements) bool {
+	for _, want := range o.items {
+		have := rs.Get(want.Key)
+		if have == nil || have.complement || have.hasBounds() || len(have.values) == 0 || have.MinValues != nil {
+			return false
+		}
+		for _, v := range have.values {
+			if !want.Has(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Labels returns the labels a node satisfying rs would carry: every key with exactly one value.
 func (rs Requirements) Labels() map[string]string {
 	out := map[string]string{}

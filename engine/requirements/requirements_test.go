@@ -163,3 +163,29 @@ func TestMinValuesSurvivesIntersection(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+func TestImplies(t *testing.T) {
+	pinned := Of(New("zone", in, "a"), New("arch", in, "amd64"))
+	tests := []struct {
+		name string
+		o    Requirements
+		want bool
+	}{
+		{"nothing", Requirements{}, true},
+		{"same value", Of(New("zone", in, "a")), true},
+		{"wider", Of(New("zone", in, "a", "b")), true},
+		{"not in other", Of(New("zone", notIn, "b")), true},
+		{"other value", Of(New("zone", in, "b")), false},
+		{"excluded", Of(New("zone", notIn, "a")), false},
+		{"unknown key", Of(New("team", in, "x")), false},
+		{"exists", Of(New("arch", exists)), true},
+	}
+	for _, tt := range tests {
+		if got := pinned.Implies(tt.o); got != tt.want {
+			t.Errorf("%s: Implies(%s) = %v, want %v", tt.name, tt.o, got, tt.want)
+		}
+		if tt.want && pinned.Merge(tt.o).String() != pinned.String() {
+			t.Errorf("%s: implied, yet merging changes %s to %s", tt.name, pinned, pinned.Merge(tt.o))
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/requirements"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
 // rejection says why a candidate refused a pod. Permanent rejections hold for the rest of the
@@ -20,6 +21,8 @@ func (r rejection) ok() bool { return r.code == "" }
 // candidate is a place a pod may go: an existing node or a NodeClaim planned in this solve.
 type candidate interface {
 	try(s *scheduler, p *podData, checks []check) rejection
+	// changes counts the pods placed on the candidate in this solve.
+	changes() uint64
 }
 
 // existingNode is a node (or in-flight NodeClaim) of the input.
@@ -31,6 +34,8 @@ type existingNode struct {
 	ports     []hostPort
 	pods      []*corev1.Pod
 }
+
+func (n *existingNode) changes() uint64 { return uint64(len(n.pods)) }
 
 func (n *existingNode) try(s *scheduler, p *podData, checks []check) rejection {
 	if untolerated(p.tolerations, n.in.Taints) != nil {
@@ -44,7 +49,7 @@ func (n *existingNode) try(s *scheduler, p *podData, checks []check) rejection {
 	}
 	// An existing node's labels are all it will ever have: a pod asking for a label the node
 	// lacks cannot go there, well known or not.
-	if n.reqs.Compatible(p.reqs, noneWellKnown) != nil {
+	if !n.reqs.Implies(p.reqs) && n.reqs.Compatible(p.reqs, noneWellKnown) != nil {
 		return rejection{ReasonRequirementConflict, true}
 	}
 	if len(checks) > 0 {
@@ -71,6 +76,11 @@ type nodeClaim struct {
 	reserved vec // what the NodePool's limits hold for it: the largest capacity among its types
 	ports    []hostPort
 	pods     []*podData
+	// price is what the cheapest of its types (cheapest) costs per hour.
+	price    float64
+	cheapest int
+	// version counts the pods added, so that refusals can be remembered until it changes.
+	version uint64
 	// committed is set once the NodeClaim joins the plan; only then does it hold limits.
 	committed bool
 }
@@ -80,7 +90,7 @@ func newNodeClaim(s *scheduler, t *template) *nodeClaim {
 	nc := &nodeClaim{
 		t:        t,
 		hostname: host,
-		reqs:     t.reqs.Add(requirements.New(corev1.LabelHostname, corev1.NodeSelectorOpIn, host)),
+		reqs:     t.reqs.Add(append([]*requirements.Requirement{requirements.New(corev1.LabelHostname, corev1.NodeSelectorOpIn, host)}, t.domains...)...),
 		requests: make(vec, len(s.space.names)),
 	}
 	nc.types = s.fitting(nc, t.all, nc.requests)
@@ -100,7 +110,7 @@ func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
 		return rejection{ReasonInsufficientResources, true}
 	}
 	reqs := nc.reqs
-	if p.reqs.Len() > 0 {
+	if p.reqs.Len() > 0 && !reqs.Implies(p.reqs) {
 		if reqs.Compatible(p.reqs, s.wellKnown) != nil {
 			return rejection{ReasonRequirementConflict, true}
 		}
@@ -126,13 +136,24 @@ func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
 	if t.minValuesMet(reqs, types) != nil {
 		return rejection{ReasonMinValues, !topologyNarrowed}
 	}
-	nc.reqs, nc.types, nc.requests = reqs, types, requests
+	price, cheapest := t.price(types, reqs)
+	if len(nc.pods) > 0 && price > nc.price {
+		rates := t.rates(reqs)
+		if !worthGrowing(rates.filled(nc.price, t.alloc[nc.cheapest], nc.requests), rates.filled(price, t.alloc[cheapest], requests)) {
+			return rejection{rejectedForCost, false}
+		}
+	}
+	nc.cheapest = cheapest
+	nc.reqs, nc.types, nc.requests, nc.price = reqs, types, requests, price
+	nc.version++
 	nc.ports = append(nc.ports, p.hostPorts...)
 	nc.pods = append(nc.pods, p)
 	nc.refresh(s)
 	s.topo.recordPlacement(p, reqs, t.pool.Taints)
 	return accepted
 }
+
+func (nc *nodeClaim) changes() uint64 { return nc.version }
 
 // refresh recomputes the quick-test maximum and the limit reservation after the types changed.
 func (nc *nodeClaim) refresh(s *scheduler) {
@@ -157,6 +178,34 @@ func (nc *nodeClaim) commit(s *scheduler) {
 	if remaining := s.remaining[nc.t.index]; remaining != nil {
 		remaining.subInPlace(nc.reserved)
 	}
+}
+
+// rejectedForCost marks a NodeClaim that would grow into a type that costs too much for what it holds.
+const rejectedForCost = "Cost"
+
+// goodValue is how far above its floor a NodeClaim's type may be priced, once filled with pods
+// shaped like those it holds (see rates.filled), for the NodeClaim to grow into it. First-fit fills
+// a NodeClaim, so the type it grows into matters more than how full it is when it crosses a size.
+// Without a limit, NodeClaims grow into the largest types, which are often special purpose
+// (12 TB of memory, FPGAs, GPUs) or shaped unlike their pods, and poor value.
+const goodValue = 1.2
+
+// worthGrowing decides whether a NodeClaim may grow from a type scoring e to one scoring e2:
+// into good value, or no worse than it has.
+func worthGrowing(e, e2 float64) bool {
+	return e2 <= goodValue || e2 <= e
+}
+
+// offeringKey identifies the zones and capacity types requirements allow.
+func offeringKey(reqs requirements.Requirements) string {
+	var key string
+	for _, k := range []string{corev1.LabelTopologyZone, karpv1.CapacityTypeLabelKey} {
+		if r := reqs.Get(k); r != nil {
+			key += r.String()
+		}
+		key += "|"
+	}
+	return key
 }
 
 func portsConflict(used, want []hostPort) bool {

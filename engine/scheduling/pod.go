@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"slices"
-	"strings"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
@@ -331,8 +330,4 @@ func namespacesFor(t corev1.PodAffinityTerm, podNamespace string, nsLabels map[s
 		}
 	}
 	return out, nil
-}
-
-func describePod(p *corev1.Pod) string {
-	return strings.TrimPrefix(p.Namespace+"/"+p.Name, "/")
 }

@@ -45,6 +45,9 @@ type rejectCache struct {
 	start     int
 	rejected  bitset
 	templates bitset
+	// costly maps a candidate that refused for cost to its changes() then: the refusal holds
+	// until the candidate takes another pod.
+	costly map[int]uint64
 }
 
 // Solve places the pods of in and explains those it cannot place.
@@ -243,8 +246,9 @@ func (s *scheduler) indexDomains(pods []*podData) {
 		}
 	}
 	keys.Delete(corev1.LabelHostname)
-	for key := range keys {
+	for _, key := range sets.List(keys) {
 		for _, t := range s.templates {
+			values := sets.New[string]()
 			poolReq := t.reqs.Get(key)
 			defined := false
 			for _, it := range t.types {
@@ -257,20 +261,22 @@ func (s *scheduler) indexDomains(pods []*podData) {
 					r = r.Intersection(poolReq)
 				}
 				if r.Operator() == corev1.NodeSelectorOpIn {
-					for _, v := range r.Values() {
-						s.topo.addDomain(key, v, t.pool.Taints)
-					}
+					values.Insert(r.Values()...)
 				}
 			}
 			if !defined && poolReq != nil && poolReq.Operator() == corev1.NodeSelectorOpIn {
-				for _, v := range poolReq.Values() {
-					s.topo.addDomain(key, v, t.pool.Taints)
-				}
+				values.Insert(poolReq.Values()...)
+			}
+			for _, v := range sets.List(values) {
+				s.topo.addDomain(key, v, provider{t.reqs, t.pool.Taints})
+			}
+			if defined || poolReq != nil {
+				t.domains = append(t.domains, requirements.New(key, corev1.NodeSelectorOpIn, sets.List(values)...))
 			}
 		}
 		for _, n := range s.in.Nodes {
 			if v, ok := n.Labels[key]; ok {
-				s.topo.addDomain(key, v, n.Taints)
+				s.topo.addDomain(key, v, provider{requirements.FromLabels(n.Labels), n.Taints})
 			}
 		}
 	}
@@ -409,6 +415,9 @@ func (s *scheduler) add(p *podData) bool {
 		rc = &rejectCache{}
 		s.rejects[p.sig] = rc
 	}
+	// First a candidate that holds the pod for free: an existing node, or a NodeClaim whose
+	// cheapest type has room left; then one that must grow. Filling slack before growing keeps
+	// nodes full when pod shapes differ.
 	for i := rc.start; i < len(s.candidates); i++ {
 		if rc.rejected.has(i) {
 			if i == rc.start {
@@ -416,15 +425,22 @@ func (s *scheduler) add(p *podData) bool {
 			}
 			continue
 		}
-		r := s.candidates[i].try(s, p, checks)
-		if r.ok() {
+		if nc, ok := s.candidates[i].(*nodeClaim); ok && !fitsWith(nc.requests, p.requests, nc.t.alloc[nc.cheapest]) {
+			continue
+		}
+		if s.tryCandidate(rc, i, p, checks) {
 			return true
 		}
-		if r.permanent {
-			rc.rejected.setGrow(i)
+	}
+	for i := rc.start; i < len(s.candidates); i++ {
+		if rc.rejected.has(i) {
 			if i == rc.start {
 				rc.start++
 			}
+			continue
+		}
+		if s.tryCandidate(rc, i, p, checks) {
+			return true
 		}
 	}
 	for _, t := range s.templates {
@@ -487,6 +503,27 @@ func (s *scheduler) tighten(t *template) bool {
 	return !slices.Equal(before, remaining)
 }
 
+// tryCandidate offers a pod to candidate i and records a refusal in the pod's cache.
+func (s *scheduler) tryCandidate(rc *rejectCache, i int, p *podData, checks []check) bool {
+	c := s.candidates[i]
+	if v, ok := rc.costly[i]; ok && v == c.changes() {
+		return false
+	}
+	r := c.try(s, p, checks)
+	switch {
+	case r.ok():
+		return true
+	case r.permanent:
+		rc.rejected.setGrow(i)
+	case r.code == rejectedForCost:
+		if rc.costly == nil {
+			rc.costly = map[int]uint64{}
+		}
+		rc.costly[i] = c.changes()
+	}
+	return false
+}
+
 func hostnamePlaceholder(pool string, n int) string {
 	return fmt.Sprintf("%s-placeholder-%05d", pool, n)
 }
@@ -527,7 +564,7 @@ func (s *scheduler) nodeClaimResult(nc *nodeClaim) *NodeClaim {
 	if spot {
 		capacityType = karpv1.CapacityTypeSpot
 	}
-	var options []option
+	options := make([]option, 0, nc.types.count())
 	for i := nc.types.next(0); i >= 0; i = nc.types.next(i + 1) {
 		o, ok := cheapestOffering(t.types[i].Offerings, nc.reqs, capacityType)
 		options = append(options, option{i, o, ok})

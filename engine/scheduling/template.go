@@ -26,17 +26,23 @@ type template struct {
 	alloc    []vec
 	daemon   []vec
 	capacity []vec
+	// minPrice is each type's cheapest offering the NodePool allows (the sort key).
+	minPrice []float64
 	all      bitset
-	// masks caches, per requirement, the types it allows.
-	masks map[string]bitset
+	// masks caches, per requirement, the types it allows; rateCache the rates per offeringKey.
+	masks     map[string]bitset
+	rateCache map[string]rates
 	// typeKeys are the label keys some instance type defines.
 	typeKeys map[string]bool
 	// excluded counts, per reason, the NodePool's types that its own requirements rule out.
 	excluded map[string]int
+	// domains are, per topology key other than hostname, the values this NodePool's nodes can
+	// take; a new NodeClaim starts restricted to them.
+	domains []*requirements.Requirement
 }
 
 func newTemplate(pool *NodePool, index int, sp *space, daemonSets []*daemonSet, wellKnown func(string) bool) *template {
-	t := &template{pool: pool, index: index, reqs: pool.Requirements, masks: map[string]bitset{},
+	t := &template{pool: pool, index: index, reqs: pool.Requirements, masks: map[string]bitset{}, rateCache: map[string]rates{},
 		typeKeys: map[string]bool{}, excluded: map[string]int{}}
 	type priced struct {
 		it    *cloudprovider.InstanceType
@@ -64,6 +70,7 @@ func newTemplate(pool *NodePool, index int, sp *space, daemonSets []*daemonSet, 
 	})
 	for _, k := range kept {
 		t.types = append(t.types, k.it)
+		t.minPrice = append(t.minPrice, k.price)
 		for _, r := range k.it.Requirements.Items() {
 			t.typeKeys[r.Key] = true
 		}
@@ -92,6 +99,70 @@ func newTemplate(pool *NodePool, index int, sp *space, daemonSets []*daemonSet, 
 		t.alloc[i].subInPlace(t.daemon[i])
 	}
 	return t
+}
+
+// price is the cheapest offering reqs allow among types, and the type offering it (-1 for none),
+// scanning cheapest first and stopping once no remaining type can be cheaper.
+func (t *template) price(types bitset, reqs requirements.Requirements) (float64, int) {
+	best, at := math.Inf(1), -1
+	for i := types.next(0); i >= 0 && t.minPrice[i] < best; i = types.next(i + 1) {
+		for _, o := range t.types[i].Offerings {
+			if o.Price < best && o.Available && allowsOffering(reqs, o) {
+				best, at = o.Price, i
+			}
+		}
+	}
+	return best, at
+}
+
+// rates are the cheapest price per allocatable millicore and per byte among the NodePool's
+// offerings in the zones and capacity types reqs allow: what no node there can beat.
+type rates struct{ cpu, mem float64 }
+
+func (t *template) rates(reqs requirements.Requirements) rates {
+	key := offeringKey(reqs)
+	if r, ok := t.rateCache[key]; ok {
+		return r
+	}
+	r := rates{math.Inf(1), math.Inf(1)}
+	for i := range t.types {
+		cpu, mem := t.alloc[i][0], t.alloc[i][1]
+		if cpu <= 0 || mem <= 0 {
+			continue
+		}
+		for _, o := range t.types[i].Offerings {
+			if o.Available && allowsOffering(reqs, o) {
+				r.cpu = min(r.cpu, o.Price/float64(cpu))
+				r.mem = min(r.mem, o.Price/float64(mem))
+			}
+		}
+	}
+	t.rateCache[key] = r
+	return r
+}
+
+// filled is how a type's price compares with its floor once filled with pods shaped like
+// content: content is scaled up until one of CPU and memory runs out on the type, and the price
+// is divided by the larger of CPU and memory of that at the best rates. 1 is as cheap as the best
+// rates allow; a type whose shape does not match the content, or whose price per unit is poor,
+// scores higher.
+func (r rates) filled(price float64, alloc, content vec) float64 {
+	scale := math.Inf(1)
+	for d := range 2 {
+		if content[d] > 0 {
+			scale = min(scale, float64(alloc[d])/float64(content[d]))
+		}
+	}
+	floor := scale * max(float64(content[0])*r.cpu, float64(content[1])*r.mem)
+	if floor <= 0 || math.IsInf(scale, 1) {
+		return math.Inf(1)
+	}
+	return price / floor
+}
+
+func allowsOffering(reqs requirements.Requirements, o cloudprovider.Offering) bool {
+	zone, ct := reqs.Get(corev1.LabelTopologyZone), reqs.Get(karpv1.CapacityTypeLabelKey)
+	return (zone == nil || zone.Has(o.Zone)) && (ct == nil || ct.Has(o.CapacityType))
 }
 
 // daemonSet is a DaemonSet's pod as the solver needs it.

@@ -51,6 +51,8 @@ type topoGroup struct {
 	counts     map[string]int32
 	total      int32
 	desc       string
+	// eligible caches, per domain, whether it counts for the spread (see topology.eligible).
+	eligible map[string]bool
 }
 
 func (g *topoGroup) selects(namespace string, podLabels labels.Set) bool {
@@ -92,18 +94,6 @@ func (f *nodeFilter) matches(reqs requirements.Requirements, taints []corev1.Tai
 	return false
 }
 
-func (f *nodeFilter) allows(key, domain string) bool {
-	if f == nil || len(f.terms) == 0 {
-		return true
-	}
-	for _, t := range f.terms {
-		if r := t.Get(key); r == nil || r.Has(domain) {
-			return true
-		}
-	}
-	return false
-}
-
 func (f *nodeFilter) id() string {
 	if f == nil {
 		return ""
@@ -124,9 +114,9 @@ type topology struct {
 	groups []*topoGroup
 	byID   map[string]*topoGroup
 	// domains are the values each non-hostname key can take, from the NodePools' instance
-	// types and the existing nodes, sorted; providers lists the taints of what offers each.
+	// types and the existing nodes, sorted; providers lists what offers each.
 	domains   map[string][]string
-	providers map[string]map[string][][]corev1.Taint
+	providers map[string]map[string][]provider
 	// matches caches, per namespace and label set, the groups whose selector matches.
 	matches map[string][]*topoGroup
 	// wellKnown says which labels a planned node will carry even if no requirement names them.
@@ -135,7 +125,7 @@ type topology struct {
 
 func newTopology() *topology {
 	return &topology{byID: map[string]*topoGroup{}, domains: map[string][]string{},
-		providers: map[string]map[string][][]corev1.Taint{}, matches: map[string][]*topoGroup{}}
+		providers: map[string]map[string][]provider{}, matches: map[string][]*topoGroup{}}
 }
 
 // group returns the shared group for these parameters, creating it.
@@ -176,8 +166,14 @@ func describeGroup(g *topoGroup) string {
 	}
 }
 
-// addDomain records that key can take value, offered by something with these taints.
-func (t *topology) addDomain(key, value string, taints []corev1.Taint) {
+// provider is a NodePool or node that offers a domain: its labels as requirements and its taints.
+type provider struct {
+	reqs   requirements.Requirements
+	taints []corev1.Taint
+}
+
+// addDomain records that key can take value, offered by something with these requirements and taints.
+func (t *topology) addDomain(key, value string, p provider) {
 	if key == corev1.LabelHostname {
 		return // hostname domains are the nodes themselves
 	}
@@ -186,9 +182,9 @@ func (t *topology) addDomain(key, value string, taints []corev1.Taint) {
 		t.domains[key] = slices.Insert(vals, i, value)
 	}
 	if t.providers[key] == nil {
-		t.providers[key] = map[string][][]corev1.Taint{}
+		t.providers[key] = map[string][]provider{}
 	}
-	t.providers[key][value] = append(t.providers[key][value], taints)
+	t.providers[key][value] = append(t.providers[key][value], p)
 }
 
 // matching returns the groups whose selector matches a pod's namespace and labels (cached).
@@ -301,7 +297,7 @@ func (t *topology) viable(c *check, p *podData) {
 		// (nodeAffinityPolicy); a preference only narrows where this pod may go.
 		eligible := make([]string, 0, len(domains))
 		for _, d := range domains {
-			if g.filter.allows(g.key, d) && t.offeredTolerably(g, d) {
+			if t.eligible(g, d) {
 				eligible = append(eligible, d)
 			}
 		}
@@ -316,7 +312,7 @@ func (t *topology) viable(c *check, p *podData) {
 		if c.self {
 			selfCount = 1
 		}
-		for _, d := range domains {
+		for _, d := range eligible {
 			if allowed(d) && g.counts[d]+selfCount-minCount <= g.maxSkew {
 				c.viable = append(c.viable, d)
 			}
@@ -338,18 +334,26 @@ func (t *topology) viable(c *check, p *podData) {
 	}
 }
 
-// offeredTolerably applies nodeTaintsPolicy Honor: a domain counts only if something that offers
-// it has taints the pod tolerates.
-func (t *topology) offeredTolerably(g *topoGroup, domain string) bool {
-	if g.filter == nil || !g.filter.honorTaints {
-		return true
+// eligible says whether a domain counts for a spread constraint, as Karpenter's domain groups
+// decide: something offering it must satisfy the pod's hard node constraints
+// (nodeAffinityPolicy Honor) and, under nodeTaintsPolicy Honor, have taints the pod tolerates.
+// A domain only a NodePool the pod cannot use offers would otherwise hold the minimum at zero.
+func (t *topology) eligible(g *topoGroup, domain string) bool {
+	if v, ok := g.eligible[domain]; ok {
+		return v
 	}
-	for _, taints := range t.providers[g.key][domain] {
-		if tolerates(g.filter.tolerations, taints) {
-			return true
+	ok := false
+	for _, p := range t.providers[g.key][domain] {
+		if g.filter.matches(p.reqs, p.taints, t.wellKnown) {
+			ok = true
+			break
 		}
 	}
-	return false
+	if g.eligible == nil {
+		g.eligible = map[string]bool{}
+	}
+	g.eligible[domain] = ok
+	return ok
 }
 
 // topologyVerdict says why a candidate failed the topology checks; permanent verdicts (anti-

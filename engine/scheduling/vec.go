@@ -141,13 +141,3 @@ func (v vec) maxInPlace(o vec) {
 		v[i] = max(v[i], o[i])
 	}
 }
-
-// exceeds returns the first dimension where v > capacity, or -1.
-func exceeds(v, capacity vec) int {
-	for i, c := range capacity {
-		if v[i] > c {
-			return i
-		}
-	}
-	return -1
-}

@@ -54,10 +54,24 @@ func verifyPlan(t *testing.T, in *Input, r *Results) {
 	if len(seen)+len(r.Unschedulable) != len(in.Pods) {
 		t.Fatalf("%d placed + %d unschedulable != %d pods", len(seen), len(r.Unschedulable), len(in.Pods))
 	}
+	selectors := map[*metav1.LabelSelector]labels.Selector{}
 	matches := func(sel *metav1.LabelSelector, p *corev1.Pod) bool {
-		s, err := metav1.LabelSelectorAsSelector(sel)
-		return err == nil && s.Matches(labels.Set(p.Labels))
+		s, ok := selectors[sel]
+		if !ok {
+			var err error
+			if s, err = metav1.LabelSelectorAsSelector(sel); err != nil {
+				s = labels.Nothing()
+			}
+			selectors[sel] = s
+		}
+		return s.Matches(labels.Set(p.Labels))
 	}
+	// counts memoizes, per selector and topology key, the matching pods per domain.
+	type countKey struct {
+		sel *metav1.LabelSelector
+		key string
+	}
+	countCache := map[countKey]map[string]int{}
 	domain := func(x placed, key string) string {
 		if key == corev1.LabelHostname {
 			return x.nc.Hostname
@@ -69,11 +83,15 @@ func verifyPlan(t *testing.T, in *Input, r *Results) {
 			if c.WhenUnsatisfiable != corev1.DoNotSchedule {
 				continue
 			}
-			counts := map[string]int{}
-			for _, y := range all {
-				if matches(c.LabelSelector, y.pod) {
-					counts[domain(y, c.TopologyKey)]++
+			counts, ok := countCache[countKey{c.LabelSelector, c.TopologyKey}]
+			if !ok {
+				counts = map[string]int{}
+				for _, y := range all {
+					if matches(c.LabelSelector, y.pod) {
+						counts[domain(y, c.TopologyKey)]++
+					}
 				}
+				countCache[countKey{c.LabelSelector, c.TopologyKey}] = counts
 			}
 			if c.TopologyKey == corev1.LabelHostname {
 				if n := counts[x.nc.Hostname]; n > int(c.MaxSkew) {

@@ -1,0 +1,197 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+)
+
+// Plan is the stable shape of `nodepilot plan -o json|yaml` (documented in the README).
+type Plan struct {
+	NodeClaims        []NodeClaim     `json:"nodeClaims"`
+	ExistingNodes     []ExistingNode  `json:"existingNodes"`
+	Unschedulable     []Unschedulable `json:"unschedulable"`
+	TotalPricePerHour float64         `json:"totalPricePerHour"`
+	// SyntheticPrices is true when some price in the plan is a synthetic spot price.
+	SyntheticPrices bool     `json:"syntheticPrices"`
+	Notes           []string `json:"notes,omitempty"`
+}
+
+// NodeClaim is a NodeClaim the plan would launch.
+type NodeClaim struct {
+	NodePool string `json:"nodePool"`
+	// InstanceType is the type it would launch first; InstanceTypeOptions all it may launch,
+	// cheapest first.
+	InstanceType        string   `json:"instanceType"`
+	InstanceTypeOptions []string `json:"instanceTypeOptions"`
+	CapacityType        string   `json:"capacityType"`
+	Zone                string   `json:"zone"`
+	PricePerHour        float64  `json:"pricePerHour"`
+	// PriceSource is where the price comes from: catalog (on-demand list price) or synthetic.
+	PriceSource string              `json:"priceSource"`
+	Pods        []string            `json:"pods"`
+	Requests    corev1.ResourceList `json:"requests"`
+}
+
+// ExistingNode lists the pods the plan puts on a node that exists.
+type ExistingNode struct {
+	Node string   `json:"node"`
+	Pods []string `json:"pods"`
+}
+
+// Unschedulable is a pod the plan cannot place, with a reason per NodePool.
+type Unschedulable struct {
+	Pod     string   `json:"pod"`
+	Reasons []Reason `json:"reasons"`
+}
+
+// Reason is why one NodePool cannot take the pod.
+type Reason struct {
+	NodePool string `json:"nodePool,omitempty"`
+	// Reason is a short CamelCase code such as TaintNotTolerated or InsufficientResources.
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// From builds the stable plan from a solve's results.
+func From(r *scheduling.Results, notes []string) *Plan {
+	p := &Plan{NodeClaims: []NodeClaim{}, ExistingNodes: []ExistingNode{}, Unschedulable: []Unschedulable{}, Notes: notes}
+	for _, nc := range r.NewNodeClaims {
+		out := NodeClaim{NodePool: nc.NodePool, CapacityType: nc.Offering.CapacityType, Zone: nc.Offering.Zone,
+			PricePerHour: nc.PricePerHour(), PriceSource: nc.Offering.PriceSource.Kind, Pods: podNames(nc.Pods), Requests: nc.Requests}
+		if nc.InstanceType != nil {
+			out.InstanceType = nc.InstanceType.Name
+		}
+		for _, it := range nc.InstanceTypes {
+			out.InstanceTypeOptions = append(out.InstanceTypeOptions, it.Name)
+		}
+		p.SyntheticPrices = p.SyntheticPrices || nc.Offering.PriceSource.Synthetic()
+		p.NodeClaims = append(p.NodeClaims, out)
+	}
+	for _, n := range r.ExistingNodes {
+		p.ExistingNodes = append(p.ExistingNodes, ExistingNode{Node: n.Name, Pods: podNames(n.Pods)})
+	}
+	for _, pe := range r.Unschedulable {
+		u := Unschedulable{Pod: pe.Pod.Namespace + "/" + pe.Pod.Name}
+		for _, reason := range pe.Reasons {
+			u.Reasons = append(u.Reasons, Reason{NodePool: reason.NodePool, Reason: reason.Code, Message: reason.Message, Hint: reason.Hint})
+		}
+		p.Unschedulable = append(p.Unschedulable, u)
+	}
+	p.TotalPricePerHour = roundCents(r.TotalPricePerHour())
+	return p
+}
+
+func podNames(pods []*corev1.Pod) []string {
+	out := make([]string, len(pods))
+	for i, p := range pods {
+		out[i] = p.Namespace + "/" + p.Name
+	}
+	slices.Sort(out)
+	return out
+}
+
+func roundCents(v float64) float64 {
+	return float64(int64(v*10000+0.5)) / 10000
+}
+
+// Formats are the output formats Render knows.
+func Formats() []string { return []string{"table", "json", "yaml"} }
+
+// Render writes the plan in a format: table, json or yaml.
+func Render(w io.Writer, p *Plan, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(p)
+	case "yaml":
+		b, err := yaml.Marshal(p)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	case "table":
+		return renderTable(w, p)
+	}
+	return fmt.Errorf("unknown output format %q: use one of %s", format, strings.Join(Formats(), ", "))
+}
+
+func renderTable(w io.Writer, p *Plan) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "NODECLAIMS TO LAUNCH (%d)\n", len(p.NodeClaims))
+	if len(p.NodeClaims) > 0 {
+		fmt.Fprintln(tw, "NODEPOOL\tINSTANCE TYPE\tOPTIONS\tCAPACITY\tZONE\t$/HOUR\tPODS\tCPU\tMEMORY")
+		for _, nc := range p.NodeClaims {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\n", nc.NodePool, nc.InstanceType, len(nc.InstanceTypeOptions),
+				nc.CapacityType, nc.Zone, price(nc.PricePerHour, nc.PriceSource), len(nc.Pods), quantity(nc.Requests, corev1.ResourceCPU),
+				quantity(nc.Requests, corev1.ResourceMemory))
+		}
+	}
+	if len(p.ExistingNodes) > 0 {
+		fmt.Fprintf(tw, "\nPODS ON EXISTING NODES (%d nodes)\nNODE\tPODS\n", len(p.ExistingNodes))
+		for _, n := range p.ExistingNodes {
+			fmt.Fprintf(tw, "%s\t%s\n", n.Node, strings.Join(n.Pods, ", "))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(p.Unschedulable) > 0 {
+		fmt.Fprintf(w, "\nUNSCHEDULABLE PODS (%d)\n", len(p.Unschedulable))
+		for _, u := range p.Unschedulable {
+			fmt.Fprintf(w, "%s\n", u.Pod)
+			for _, r := range u.Reasons {
+				pool := r.NodePool
+				if pool == "" {
+					pool = "-"
+				}
+				fmt.Fprintf(w, "  %s: %s: %s\n", pool, r.Reason, r.Message)
+				if r.Hint != "" {
+					fmt.Fprintf(w, "      fix: %s\n", r.Hint)
+				}
+			}
+		}
+	}
+	nodes := "nodes"
+	if len(p.NodeClaims) == 1 {
+		nodes = "node"
+	}
+	fmt.Fprintf(w, "\nTOTAL %s/hour for %d new %s", dollars(p.TotalPricePerHour), len(p.NodeClaims), nodes)
+	if p.SyntheticPrices {
+		fmt.Fprint(w, " (* spot prices are synthetic estimates, not AWS quotes)")
+	}
+	fmt.Fprintln(w)
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	return nil
+}
+
+func price(v float64, source string) string {
+	if source == cloudprovider.PriceSynthetic {
+		return dollars(v) + "*"
+	}
+	return dollars(v)
+}
+
+func dollars(v float64) string { return fmt.Sprintf("$%.4f", v) }
+
+func quantity(l corev1.ResourceList, name corev1.ResourceName) string {
+	q, ok := l[name]
+	if !ok {
+		return "0"
+	}
+	return q.String()
+}

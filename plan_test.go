@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nodepilot/nodepilot/plan"
+)
+
+const seeds = "testdata/manifests/seeds/"
+
+func runPlan(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"plan"}, args...), &stdout, &stderr)
+	return stdout.String(), stderr.String(), code
+}
+
+func TestPlanInflateOnItsNodePool(t *testing.T) {
+	out, errOut, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml",
+		"-f", seeds+"08-ec2nodeclass-default.yaml", "-f", seeds+"06-inflate.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("output is not the documented JSON: %v\n%s", err, out)
+	}
+	if len(p.NodeClaims) != 1 || len(p.NodeClaims[0].Pods) != 5 || len(p.Unschedulable) != 0 {
+		t.Fatalf("want one node holding the five inflate pods, got %+v", p)
+	}
+	nc := p.NodeClaims[0]
+	// The cheapest on-demand c, m or r type of generation 3+ with room for 5 CPUs and the
+	// kubelet's reservation in the embedded catalog: c6g.2xlarge at $0.272.
+	if nc.InstanceType != "c6g.2xlarge" || nc.CapacityType != "on-demand" || nc.PricePerHour != 0.272 || nc.PriceSource != "catalog" {
+		t.Errorf("got %s %s at %v (%s), want c6g.2xlarge on-demand at 0.272 from the catalog", nc.InstanceType, nc.CapacityType, nc.PricePerHour, nc.PriceSource)
+	}
+	if nc.NodePool != "default" || nc.Zone == "" || len(nc.InstanceTypeOptions) != 60 || nc.InstanceTypeOptions[0] != nc.InstanceType {
+		t.Errorf("nodeclaim %+v", nc)
+	}
+	if got := nc.Requests.Cpu().String(); got != "5" {
+		t.Errorf("requests cpu %s, want 5", got)
+	}
+	if p.TotalPricePerHour != 0.272 {
+		t.Errorf("total %v", p.TotalPricePerHour)
+	}
+}
+
+func TestPlanAllSeeds(t *testing.T) {
+	for _, format := range []string{"table", "json", "yaml"} {
+		t.Run(format, func(t *testing.T) {
+			out, errOut, code := runPlan(t, "-f", seeds, "-o", format)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, want := range []string{"general-purpose", "gpu-workloads"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("%s output lacks %q:\n%s", format, want, out)
+				}
+			}
+			if format == "table" && !strings.Contains(out, "synthetic") {
+				t.Errorf("spot prices shown without the synthetic label:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestPlanUnschedulableStillExitsZero(t *testing.T) {
+	// Without its GPU NodePool, the training pod fits nowhere; the plan says why, per NodePool.
+	out, _, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml", "-f", seeds+"08-ec2nodeclass-default.yaml",
+		"-f", "testdata/manifests/gpu-pod-only.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Unschedulable) != 1 || len(p.Unschedulable[0].Reasons) != 1 {
+		t.Fatalf("want one unschedulable pod with one reason, got %+v", p.Unschedulable)
+	}
+	r := p.Unschedulable[0].Reasons[0]
+	if r.NodePool != "default" || r.Reason != "InsufficientResources" || !strings.Contains(r.Message, "nvidia.com/gpu 1") {
+		t.Errorf("reason %+v", r)
+	}
+}
+
+func TestPlanInputErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no files", nil, "no manifests"},
+		{"bad format", []string{"-f", seeds, "-o", "xml"}, `-o "xml": use one of table, json, yaml`},
+		{"bad policy", []string{"-f", seeds, "--preference-policy", "Sometimes"}, "use Respect or Ignore"},
+		{"missing file", []string{"-f", "testdata/no-such-file.yaml"}, "no-such-file.yaml"},
+		{"gt with two values", []string{"-f", "testdata/manifests/invalid/gt-two-values.yaml"},
+			`spec.template.spec.requirements[0]: operator "Gt" needs exactly one non-negative integer, got ["5", "6"]`},
+		{"weight 1000", []string{"-f", "testdata/manifests/invalid/weight-1000.yaml"}, "spec.weight"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runPlan(t, tt.args...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1 (stdout %q)", code, out)
+			}
+			if !strings.Contains(errOut, tt.want) {
+				t.Errorf("stderr %q does not contain %q", errOut, tt.want)
+			}
+		})
+	}
+}
