@@ -129,8 +129,8 @@ func (s *scheduler) explainTypes(t *template, p *podData, reqs requirements.Requ
 		r.Hint = "allow another zone or capacity type, or wait for capacity to return"
 	case bigEnough == 0:
 		r.Code = ReasonInsufficientResources
-		r.Message = fmt.Sprintf("no instance type is large enough: the pod requests %s; the largest of the %d types it could use offer at most %s (after DaemonSet overhead)",
-			s.space.format(p.requests), offered, s.space.format(largest))
+		r.Message = fmt.Sprintf("no instance type is large enough for the pod's %s: of the %d types it could use, %s (after DaemonSet overhead)",
+			s.space.format(p.requests), offered, s.shortfall(p.requests, largest))
 		r.Hint = "lower the pod's requests or allow larger instance types"
 	case withinLimits == 0:
 		r.Code = ReasonLimitExceeded
@@ -150,6 +150,22 @@ func (s *scheduler) explainTypes(t *template, p *podData, reqs requirements.Requ
 	return r
 }
 
+// shortfall names each resource the pod asks more of than any type offers, with the most offered.
+func (s *scheduler) shortfall(requests, largest vec) string {
+	var parts []string
+	for i, x := range requests {
+		if x <= largest[i] {
+			continue
+		}
+		if largest[i] == 0 {
+			parts = append(parts, fmt.Sprintf("none offers %s", s.space.names[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("the most %s any offers is %s", s.space.names[i], s.space.human(i, largest[i])))
+		}
+	}
+	return strings.Join(parts, ", and ")
+}
+
 func (s *scheduler) limitText(t *template, smallest int) string {
 	limits, usage := t.pool.Limits, t.pool.Usage
 	var parts []string
@@ -160,10 +176,10 @@ func (s *scheduler) limitText(t *template, smallest int) string {
 		}
 		limit := limits[name]
 		used := usage[name]
-		planned := s.space.quantity(i, value(name, limit)-s.remaining[t.index][i]-value(name, used))
-		need := s.space.quantity(i, t.capacity[smallest][i])
+		planned := value(name, limit) - s.remaining[t.index][i] - value(name, used)
 		parts = append(parts, fmt.Sprintf("%s limit %s, %s in use, %s planned in this pass, the smallest fitting type (%s) adds %s",
-			name, limit.String(), used.String(), planned.String(), t.types[smallest].Name, need.String()))
+			name, s.space.human(i, value(name, limit)), s.space.human(i, value(name, used)), s.space.human(i, planned),
+			t.types[smallest].Name, s.space.human(i, t.capacity[smallest][i])))
 	}
 	return "the NodePool's limits are reached: " + strings.Join(parts, "; ")
 }

@@ -344,7 +344,7 @@ func TestExplainer(t *testing.T) {
 		text  string
 	}{
 		{"too large for every pool", []NodePool{tainted, onDemand}, pod("big", "64", ""),
-			map[string]string{"tainted": ReasonTaintNotTolerated, "on-demand": ReasonInsufficientResources}, "the pod requests cpu 64"},
+			map[string]string{"tainted": ReasonTaintNotTolerated, "on-demand": ReasonInsufficientResources}, "the most cpu any offers is 7.9"},
 		{"spot on an on-demand pool", []NodePool{onDemand}, pod("s", "1", "", withNodeSelector(ctKey, spot)),
 			map[string]string{"on-demand": ReasonRequirementConflict}, "karpenter.sh/capacity-type In [spot], the NodePool allows In [on-demand]"},
 		{"limit reached", []NodePool{limited}, pod("l", "1", ""),

@@ -2,6 +2,8 @@ package scheduling
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"slices"
 	"strings"
 
@@ -79,13 +81,12 @@ func (s *space) quantity(i int, x int64) resource.Quantity {
 	}
 }
 
-// format prints a vector for people: "cpu 1500m, memory 2Gi, pods 3".
+// format prints a vector for people, skipping zeros: "cpu 1.5, memory 2Gi, pods 3".
 func (s *space) format(v vec) string {
 	var parts []string
 	for i, x := range v {
 		if x != 0 {
-			q := s.quantity(i, x)
-			parts = append(parts, fmt.Sprintf("%s %s", s.names[i], q.String()))
+			parts = append(parts, s.names[i].String()+" "+s.human(i, x))
 		}
 	}
 	if len(parts) == 0 {
@@ -93,6 +94,24 @@ func (s *space) format(v vec) string {
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, ", ")
+}
+
+// human prints one dimension's value as people read it: CPU in cores (or millicores below one),
+// byte sizes in Gi (or Mi below one), counts as they are.
+func (s *space) human(i int, x int64) string {
+	name := s.names[i]
+	switch {
+	case name == corev1.ResourceCPU && x%1000 != 0 && x < 1000:
+		return fmt.Sprintf("%dm", x)
+	case name == corev1.ResourceCPU:
+		return strconv.FormatFloat(float64(x)/1000, 'f', -1, 64)
+	case name == corev1.ResourceMemory || name == corev1.ResourceEphemeralStorage || strings.HasPrefix(string(name), "hugepages-"):
+		if x >= 1<<30 {
+			return strconv.FormatFloat(math.Round(float64(x)/(1<<30)*10)/10, 'f', -1, 64) + "Gi"
+		}
+		return strconv.FormatFloat(math.Round(float64(x)/(1<<20)), 'f', -1, 64) + "Mi"
+	}
+	return strconv.FormatInt(x, 10)
 }
 
 // fitsWith reports whether used+add <= capacity in every dimension.
