@@ -1,0 +1,122 @@
+package pods
+
+import (
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// Key names a pod uniquely.
+func Key(p *corev1.Pod) types.NamespacedName {
+	return types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
+}
+
+// IsProvisionable reports whether the provisioner must find room for the pod: kube-scheduler
+// marked it Unschedulable, it is not bound or nominated, it is not a DaemonSet or mirror pod, and
+// it is neither finished nor being deleted.
+func IsProvisionable(p *corev1.Pod) bool {
+	if p.Spec.NodeName != "" || p.Status.NominatedNodeName != "" || IsTerminal(p) || IsTerminating(p) ||
+		IsOwnedByDaemonSet(p) || IsMirror(p) {
+		return false
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled {
+			return c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable
+		}
+	}
+	return false
+}
+
+// IsTerminal reports whether the pod finished (Succeeded or Failed).
+func IsTerminal(p *corev1.Pod) bool {
+	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+}
+
+// IsTerminating reports whether the pod is being deleted.
+func IsTerminating(p *corev1.Pod) bool { return p.DeletionTimestamp != nil }
+
+// IsActive reports whether the pod occupies its node: bound, not finished, not being deleted.
+func IsActive(p *corev1.Pod) bool {
+	return p.Spec.NodeName != "" && !IsTerminal(p) && !IsTerminating(p)
+}
+
+// IsOwnedByDaemonSet reports whether a DaemonSet controls the pod.
+func IsOwnedByDaemonSet(p *corev1.Pod) bool { return controllerKind(p) == "DaemonSet" }
+
+// IsOwnedByNode reports whether the pod is a static pod owned by its Node.
+func IsOwnedByNode(p *corev1.Pod) bool { return controllerKind(p) == "Node" }
+
+// IsMirror reports whether the pod mirrors a static pod of the kubelet.
+func IsMirror(p *corev1.Pod) bool {
+	_, ok := p.Annotations[corev1.MirrorPodAnnotationKey]
+	return ok
+}
+
+func controllerKind(p *corev1.Pod) string {
+	for _, o := range p.OwnerReferences {
+		if o.Controller != nil && *o.Controller {
+			return o.Kind
+		}
+	}
+	return ""
+}
+
+// IsCritical reports whether the pod runs at a system-critical priority class; drains evict
+// critical pods after the others.
+func IsCritical(p *corev1.Pod) bool {
+	switch p.Spec.PriorityClassName {
+	case "system-cluster-critical", "system-node-critical":
+		return true
+	}
+	return false
+}
+
+// DoNotDisruptUntil says until when the pod's karpenter.sh/do-not-disrupt annotation protects
+// its node: forever for "true", its start plus the duration for a duration, not at all otherwise.
+// ok is false when the pod carries no valid annotation.
+func DoNotDisruptUntil(p *corev1.Pod) (until time.Time, forever, ok bool) {
+	v, has := p.Annotations[karpv1.DoNotDisruptAnnotationKey]
+	if !has {
+		return time.Time{}, false, false
+	}
+	if v == "true" {
+		return time.Time{}, true, true
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return time.Time{}, false, false
+	}
+	start := p.CreationTimestamp.Time
+	if p.Status.StartTime != nil {
+		start = p.Status.StartTime.Time
+	}
+	return start.Add(d), false, true
+}
+
+// BlocksDisruption reports whether the pod's do-not-disrupt annotation is in force at now.
+func BlocksDisruption(p *corev1.Pod, now time.Time) bool {
+	if IsTerminal(p) || IsTerminating(p) {
+		return false
+	}
+	until, forever, ok := DoNotDisruptUntil(p)
+	return ok && (forever || now.Before(until))
+}
+
+// IsEvictable reports whether a drain must evict the pod: active, not a mirror or node-owned
+// static pod (they cannot be evicted), and not tolerating the disrupted taint (it would come back).
+func IsEvictable(p *corev1.Pod) bool {
+	if !IsActive(p) || IsMirror(p) || IsOwnedByNode(p) {
+		return false
+	}
+	taint := karpv1.DisruptedNoScheduleTaint()
+	for _, t := range p.Spec.Tolerations {
+		if t.ToleratesTaint(logr.Discard(), &taint, false) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,287 @@
+package state
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+
+	"github.com/nodepilot/nodepilot/engine/pods"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+)
+
+// Kinds the informers feed; the engine acts only once every one of them has synced.
+const (
+	KindPod          = "Pod"
+	KindNode         = "Node"
+	KindNodePool     = "NodePool"
+	KindNodeClaim    = "NodeClaim"
+	KindEC2NodeClass = "EC2NodeClass"
+	KindPDB          = "PodDisruptionBudget"
+	KindDaemonSet    = "DaemonSet"
+)
+
+// Kinds lists every kind the cluster state holds.
+func Kinds() []string {
+	return []string{KindPod, KindNode, KindNodePool, KindNodeClaim, KindEC2NodeClass, KindPDB, KindDaemonSet}
+}
+
+// Cluster is the engine's view of a cluster, kept up to date by informers and read through
+// immutable snapshots. Objects handed to it must not be changed afterwards (informer caches
+// guarantee that); it never changes them either. It is safe for concurrent use.
+type Cluster struct {
+	clock clock.Clock
+
+	mu          sync.RWMutex
+	pods        map[types.NamespacedName]*corev1.Pod
+	nodes       map[string]*corev1.Node
+	nodePools   map[string]*karpv1.NodePool
+	nodeClaims  map[string]*karpv1.NodeClaim
+	nodeClasses map[string]*awsv1.EC2NodeClass
+	pdbs        map[types.NamespacedName]*policyv1.PodDisruptionBudget
+	daemonSets  map[types.NamespacedName]*appsv1.DaemonSet
+	// podsOnNode indexes bound pods by node name.
+	podsOnNode map[string]map[types.NamespacedName]struct{}
+	// lastPodEvent is when a pod last arrived on or left each node.
+	lastPodEvent map[string]time.Time
+	// nominated holds, per node (or NodeClaim) name, until when the provisioner counts on it
+	// for pods it placed there; disruption leaves such nodes alone.
+	nominated map[string]time.Time
+	// marked are the NodeClaims a disruption command is replacing or removing.
+	marked  map[string]struct{}
+	synced  map[string]bool
+	version uint64
+	subs    []chan struct{}
+}
+
+// NewCluster returns an empty cluster state.
+func NewCluster(c clock.Clock) *Cluster {
+	return &Cluster{
+		clock:        c,
+		pods:         map[types.NamespacedName]*corev1.Pod{},
+		nodes:        map[string]*corev1.Node{},
+		nodePools:    map[string]*karpv1.NodePool{},
+		nodeClaims:   map[string]*karpv1.NodeClaim{},
+		nodeClasses:  map[string]*awsv1.EC2NodeClass{},
+		pdbs:         map[types.NamespacedName]*policyv1.PodDisruptionBudget{},
+		daemonSets:   map[types.NamespacedName]*appsv1.DaemonSet{},
+		podsOnNode:   map[string]map[types.NamespacedName]struct{}{},
+		lastPodEvent: map[string]time.Time{},
+		nominated:    map[string]time.Time{},
+		marked:       map[string]struct{}{},
+		synced:       map[string]bool{},
+	}
+}
+
+// Subscribe returns a channel that receives a value (coalesced) after every change.
+func (c *Cluster) Subscribe() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan struct{}, 1)
+	c.subs = append(c.subs, ch)
+	return ch
+}
+
+// changed bumps the version and wakes subscribers; the caller holds the lock.
+func (c *Cluster) changed() {
+	c.version++
+	for _, ch := range c.subs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// MarkSynced records that the informer for kind has delivered its initial list.
+func (c *Cluster) MarkSynced(kind string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.synced[kind] = true
+	c.changed()
+}
+
+// Synced reports whether every kind has synced.
+func (c *Cluster) Synced() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, k := range Kinds() {
+		if !c.synced[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// UpdatePod stores a pod, moving it between nodes as its binding changes.
+func (c *Cluster) UpdatePod(p *corev1.Pod) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := pods.Key(p)
+	old := c.pods[key]
+	c.pods[key] = p
+	oldNode, newNode := boundNode(old), boundNode(p)
+	if oldNode != newNode {
+		c.unbind(key, oldNode)
+		c.bind(key, newNode)
+	}
+	c.changed()
+}
+
+// DeletePod forgets a pod.
+func (c *Cluster) DeletePod(key types.NamespacedName) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.pods[key]; ok {
+		c.unbind(key, boundNode(old))
+		delete(c.pods, key)
+		c.changed()
+	}
+}
+
+// boundNode is the node a pod counts on: its node while it is active, else none.
+func boundNode(p *corev1.Pod) string {
+	if p == nil || !pods.IsActive(p) {
+		return ""
+	}
+	return p.Spec.NodeName
+}
+
+func (c *Cluster) bind(key types.NamespacedName, node string) {
+	if node == "" {
+		return
+	}
+	if c.podsOnNode[node] == nil {
+		c.podsOnNode[node] = map[types.NamespacedName]struct{}{}
+	}
+	c.podsOnNode[node][key] = struct{}{}
+	c.lastPodEvent[node] = c.clock.Now()
+}
+
+func (c *Cluster) unbind(key types.NamespacedName, node string) {
+	if node == "" {
+		return
+	}
+	delete(c.podsOnNode[node], key)
+	c.lastPodEvent[node] = c.clock.Now()
+}
+
+// UpdateNode stores a node.
+func (c *Cluster) UpdateNode(n *corev1.Node) { update(c, c.nodes, n.Name, n) }
+
+// DeleteNode forgets a node.
+func (c *Cluster) DeleteNode(name string) {
+	remove(c, c.nodes, name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.lastPodEvent, name)
+	delete(c.nominated, name)
+}
+
+// UpdateNodePool stores a NodePool.
+func (c *Cluster) UpdateNodePool(np *karpv1.NodePool) { update(c, c.nodePools, np.Name, np) }
+
+// DeleteNodePool forgets a NodePool.
+func (c *Cluster) DeleteNodePool(name string) { remove(c, c.nodePools, name) }
+
+// UpdateNodeClaim stores a NodeClaim.
+func (c *Cluster) UpdateNodeClaim(nc *karpv1.NodeClaim) { update(c, c.nodeClaims, nc.Name, nc) }
+
+// DeleteNodeClaim forgets a NodeClaim.
+func (c *Cluster) DeleteNodeClaim(name string) {
+	remove(c, c.nodeClaims, name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.marked, name)
+	delete(c.nominated, name)
+}
+
+// UpdateNodeClass stores an EC2NodeClass.
+func (c *Cluster) UpdateNodeClass(nc *awsv1.EC2NodeClass) { update(c, c.nodeClasses, nc.Name, nc) }
+
+// DeleteNodeClass forgets an EC2NodeClass.
+func (c *Cluster) DeleteNodeClass(name string) { remove(c, c.nodeClasses, name) }
+
+// UpdatePDB stores a PodDisruptionBudget.
+func (c *Cluster) UpdatePDB(pdb *policyv1.PodDisruptionBudget) {
+	update(c, c.pdbs, types.NamespacedName{Namespace: pdb.Namespace, Name: pdb.Name}, pdb)
+}
+
+// DeletePDB forgets a PodDisruptionBudget.
+func (c *Cluster) DeletePDB(key types.NamespacedName) { remove(c, c.pdbs, key) }
+
+// UpdateDaemonSet stores a DaemonSet.
+func (c *Cluster) UpdateDaemonSet(ds *appsv1.DaemonSet) {
+	update(c, c.daemonSets, types.NamespacedName{Namespace: ds.Namespace, Name: ds.Name}, ds)
+}
+
+// DeleteDaemonSet forgets a DaemonSet.
+func (c *Cluster) DeleteDaemonSet(key types.NamespacedName) { remove(c, c.daemonSets, key) }
+
+func update[K comparable, V any](c *Cluster, m map[K]V, key K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m[key] = v
+	c.changed()
+}
+
+func remove[K comparable, V any](c *Cluster, m map[K]V, key K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := m[key]; ok {
+		delete(m, key)
+		c.changed()
+	}
+}
+
+// Nominate records that the provisioner placed pods on a node (or in-flight NodeClaim) and counts
+// on it until the given time.
+func (c *Cluster) Nominate(name string, until time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if until.After(c.nominated[name]) {
+		c.nominated[name] = until
+		c.changed()
+	}
+}
+
+// MarkForDeletion records that a disruption command is taking these NodeClaims away, so that
+// provisioning stops counting on them; UnmarkForDeletion undoes it when the command is abandoned.
+func (c *Cluster) MarkForDeletion(nodeClaims ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, n := range nodeClaims {
+		c.marked[n] = struct{}{}
+	}
+	c.changed()
+}
+
+// UnmarkForDeletion undoes MarkForDeletion.
+func (c *Cluster) UnmarkForDeletion(nodeClaims ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, n := range nodeClaims {
+		delete(c.marked, n)
+	}
+	c.changed()
+}
+
+// sortedValues returns a map's values ordered by key, for deterministic snapshots.
+func sortedValues[K comparable, V any](m map[K]V, less func(a, b K) int) []V {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, less)
+	out := make([]V, len(keys))
+	for i, k := range keys {
+		out[i] = m[k]
+	}
+	return out
+}

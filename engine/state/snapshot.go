@@ -1,0 +1,243 @@
+package state
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/nodepilot/nodepilot/engine/pods"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+)
+
+// Snapshot is a consistent, immutable view of the cluster at one moment. Its objects are shared
+// with the cluster state: never modify them.
+type Snapshot struct {
+	Time    time.Time
+	Version uint64
+	Synced  bool
+	// Pods lists every pod, sorted by namespace and name.
+	Pods []*corev1.Pod
+	// Nodes joins each Node with its NodeClaim (by provider ID); a NodeClaim whose node has not
+	// registered yet is a Node without Node. Sorted by name.
+	Nodes       []*Node
+	NodePools   []*karpv1.NodePool
+	NodeClaims  []*karpv1.NodeClaim
+	NodeClasses []*awsv1.EC2NodeClass
+	PDBs        []*policyv1.PodDisruptionBudget
+	DaemonSets  []*appsv1.DaemonSet
+}
+
+// Node is a node as the engine sees it: the Node object, its NodeClaim, or both.
+type Node struct {
+	// Node is nil while a NodeClaim's node has not registered.
+	Node *corev1.Node
+	// NodeClaim is nil for nodes nodepilot does not manage.
+	NodeClaim *karpv1.NodeClaim
+	// Pods are the active pods bound to the node.
+	Pods []*corev1.Pod
+	// NominatedUntil is when the provisioner stops counting on the node for pods it placed.
+	NominatedUntil time.Time
+	// LastPodEvent is when a pod last arrived on or left the node (zero if never seen).
+	LastPodEvent time.Time
+	// MarkedForDeletion is set when the node is being deleted or a disruption command takes it.
+	MarkedForDeletion bool
+}
+
+// Snapshot returns the current view.
+func (c *Cluster) Snapshot() *Snapshot {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	s := &Snapshot{
+		Time:        c.clock.Now(),
+		Version:     c.version,
+		Pods:        sortedValues(c.pods, compareNamespaced),
+		NodePools:   sortedValues(c.nodePools, strings.Compare),
+		NodeClaims:  sortedValues(c.nodeClaims, strings.Compare),
+		NodeClasses: sortedValues(c.nodeClasses, strings.Compare),
+		PDBs:        sortedValues(c.pdbs, compareNamespaced),
+		DaemonSets:  sortedValues(c.daemonSets, compareNamespaced),
+	}
+	s.Synced = true
+	for _, k := range Kinds() {
+		s.Synced = s.Synced && c.synced[k]
+	}
+	claimByProvider := map[string]*karpv1.NodeClaim{}
+	for _, nc := range s.NodeClaims {
+		if nc.Status.ProviderID != "" {
+			claimByProvider[nc.Status.ProviderID] = nc
+		}
+	}
+	joined := map[string]bool{}
+	for _, n := range sortedValues(c.nodes, strings.Compare) {
+		sn := &Node{Node: n, Pods: c.podsOf(n.Name), LastPodEvent: c.lastPodEvent[n.Name], NominatedUntil: c.nominated[n.Name]}
+		if nc := claimByProvider[n.Spec.ProviderID]; nc != nil && n.Spec.ProviderID != "" {
+			sn.NodeClaim = nc
+			joined[nc.Name] = true
+			if t := c.nominated[nc.Name]; t.After(sn.NominatedUntil) {
+				sn.NominatedUntil = t
+			}
+		}
+		sn.MarkedForDeletion = n.DeletionTimestamp != nil || c.markedClaim(sn.NodeClaim)
+		s.Nodes = append(s.Nodes, sn)
+	}
+	for _, nc := range s.NodeClaims {
+		if !joined[nc.Name] {
+			s.Nodes = append(s.Nodes, &Node{NodeClaim: nc, NominatedUntil: c.nominated[nc.Name], MarkedForDeletion: c.markedClaim(nc)})
+		}
+	}
+	slices.SortFunc(s.Nodes, func(a, b *Node) int { return strings.Compare(a.Name(), b.Name()) })
+	return s
+}
+
+func (c *Cluster) markedClaim(nc *karpv1.NodeClaim) bool {
+	if nc == nil {
+		return false
+	}
+	_, marked := c.marked[nc.Name]
+	return marked || nc.DeletionTimestamp != nil
+}
+
+func (c *Cluster) podsOf(node string) []*corev1.Pod {
+	keys := c.podsOnNode[node]
+	out := make([]*corev1.Pod, 0, len(keys))
+	for k := range keys {
+		out = append(out, c.pods[k])
+	}
+	slices.SortFunc(out, func(a, b *corev1.Pod) int { return compareNamespaced(pods.Key(a), pods.Key(b)) })
+	return out
+}
+
+func compareNamespaced(a, b types.NamespacedName) int {
+	return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+}
+
+// Name is the Node's name, or the NodeClaim's while the node has not registered.
+func (n *Node) Name() string {
+	if n.Node != nil {
+		return n.Node.Name
+	}
+	return n.NodeClaim.Name
+}
+
+// Managed reports whether a NodeClaim stands behind the node.
+func (n *Node) Managed() bool { return n.NodeClaim != nil }
+
+// NodePool is the NodePool that launched the node, or "".
+func (n *Node) NodePool() string { return n.Labels()[karpv1.NodePoolLabelKey] }
+
+// Labels are the Node's labels, or the NodeClaim's before the node registers.
+func (n *Node) Labels() map[string]string {
+	if n.Node != nil {
+		return n.Node.Labels
+	}
+	return n.NodeClaim.Labels
+}
+
+// Taints are those that block scheduling now: the Node's, or, before it registers, the
+// NodeClaim's taints (its startup taints will be gone by the time pods land).
+func (n *Node) Taints() []corev1.Taint {
+	if n.Node != nil {
+		return n.Node.Spec.Taints
+	}
+	return n.NodeClaim.Spec.Taints
+}
+
+// Allocatable is the Node's allocatable, or the NodeClaim's estimate before it registers.
+func (n *Node) Allocatable() corev1.ResourceList {
+	if n.Node != nil && len(n.Node.Status.Allocatable) > 0 {
+		return n.Node.Status.Allocatable
+	}
+	if n.NodeClaim != nil {
+		return n.NodeClaim.Status.Allocatable
+	}
+	return nil
+}
+
+// Capacity is the Node's capacity, or the NodeClaim's estimate before it registers.
+func (n *Node) Capacity() corev1.ResourceList {
+	if n.Node != nil && len(n.Node.Status.Capacity) > 0 {
+		return n.Node.Status.Capacity
+	}
+	if n.NodeClaim != nil {
+		return n.NodeClaim.Status.Capacity
+	}
+	return nil
+}
+
+// ProviderID is the cloud's ID for the machine, or "" before it launched.
+func (n *Node) ProviderID() string {
+	if n.Node != nil && n.Node.Spec.ProviderID != "" {
+		return n.Node.Spec.ProviderID
+	}
+	if n.NodeClaim != nil {
+		return n.NodeClaim.Status.ProviderID
+	}
+	return ""
+}
+
+// Initialized reports whether the node is ready for pods: for a managed node, its NodeClaim is
+// Initialized; for others, the Node is Ready.
+func (n *Node) Initialized() bool {
+	if n.NodeClaim != nil {
+		return meta.IsStatusConditionTrue(n.NodeClaim.Status.Conditions, karpv1.ConditionTypeInitialized)
+	}
+	return n.Node != nil && nodeReady(n.Node)
+}
+
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// Nominated reports whether the provisioner counts on the node at t.
+func (n *Node) Nominated(t time.Time) bool { return t.Before(n.NominatedUntil) }
+
+// PendingPods are the pods the provisioner must find room for, sorted by namespace and name.
+func (s *Snapshot) PendingPods() []*corev1.Pod {
+	var out []*corev1.Pod
+	for _, p := range s.Pods {
+		if pods.IsProvisionable(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// NodePool returns the named NodePool, or nil.
+func (s *Snapshot) NodePool(name string) *karpv1.NodePool {
+	i, found := slices.BinarySearchFunc(s.NodePools, name, func(np *karpv1.NodePool, n string) int { return strings.Compare(np.Name, n) })
+	if !found {
+		return nil
+	}
+	return s.NodePools[i]
+}
+
+// NodeClass returns the named EC2NodeClass, or nil.
+func (s *Snapshot) NodeClass(name string) *awsv1.EC2NodeClass {
+	i, found := slices.BinarySearchFunc(s.NodeClasses, name, func(nc *awsv1.EC2NodeClass, n string) int { return strings.Compare(nc.Name, n) })
+	if !found {
+		return nil
+	}
+	return s.NodeClasses[i]
+}
+
+// NodeByName returns the state node with this name, or nil.
+func (s *Snapshot) NodeByName(name string) *Node {
+	i, found := slices.BinarySearchFunc(s.Nodes, name, func(n *Node, x string) int { return strings.Compare(n.Name(), x) })
+	if !found {
+		return nil
+	}
+	return s.Nodes[i]
+}
