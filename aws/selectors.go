@@ -1,0 +1,56 @@
+package aws
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"slices"
+	"strconv"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+)
+
+// tagFilters turns selector tags into EC2 filters: "tag:KEY" for a value, "tag-key" for the
+// value "*" (the key exists with any value). EC2 ANDs the filters of one request.
+func tagFilters(tags map[string]string) []ec2types.Filter {
+	keys := make([]string, 0, len(tags))
+	for k := range tags {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	filters := make([]ec2types.Filter, 0, len(keys))
+	for _, k := range keys {
+		if v := tags[k]; v == "*" {
+			filters = append(filters, ec2types.Filter{Name: sdkaws.String("tag-key"), Values: []string{k}})
+		} else {
+			filters = append(filters, ec2types.Filter{Name: sdkaws.String("tag:" + k), Values: []string{v}})
+		}
+	}
+	return filters
+}
+
+// filter is one EC2 filter on one value.
+func filter(name, value string) ec2types.Filter {
+	return ec2types.Filter{Name: sdkaws.String(name), Values: []string{value}}
+}
+
+// cacheKey is a stable key for selector terms (or anything JSON-encodable).
+func cacheKey(parts ...any) string {
+	data, err := json.Marshal(parts)
+	if err != nil {
+		// Selector terms are strings and maps of strings: they always encode.
+		panic("encoding cache key: " + err.Error())
+	}
+	h := fnv.New64a()
+	_, _ = h.Write(data)
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
+// tagMap turns EC2 tags into a map.
+func tagMap(tags []ec2types.Tag) map[string]string {
+	out := make(map[string]string, len(tags))
+	for _, t := range tags {
+		out[sdkaws.ToString(t.Key)] = sdkaws.ToString(t.Value)
+	}
+	return out
+}
