@@ -216,6 +216,29 @@ func forbids(r *Requirement) bool {
 	return op == corev1.NodeSelectorOpNotIn || op == corev1.NodeSelectorOpDoesNotExist
 }
 
+// NodeSelector writes the requirement back as node selector requirements: one, or two for a
+// requirement with both bounds (and a third listing values excluded within them).
+func (r *Requirement) NodeSelector() []corev1.NodeSelectorRequirement {
+	var out []corev1.NodeSelectorRequirement
+	add := func(op corev1.NodeSelectorOperator, values ...string) {
+		out = append(out, corev1.NodeSelectorRequirement{Key: r.Key, Operator: op, Values: values})
+	}
+	if r.hasGT {
+		add(corev1.NodeSelectorOpGt, strconv.FormatInt(r.gt, 10))
+	}
+	if r.hasLT {
+		add(corev1.NodeSelectorOpLt, strconv.FormatInt(r.lt, 10))
+	}
+	switch op := r.Operator(); {
+	case r.hasBounds() && op == corev1.NodeSelectorOpExists:
+	case op == corev1.NodeSelectorOpIn || op == corev1.NodeSelectorOpNotIn:
+		add(op, slices.Clone(r.values)...)
+	default:
+		add(op)
+	}
+	return out
+}
+
 // String prints the requirement as an operator would write it: `zone In [a b]`.
 func (r *Requirement) String() string {
 	var b strings.Builder

@@ -189,3 +189,19 @@ func TestImplies(t *testing.T) {
 		}
 	}
 }
+
+func TestNodeSelectorRoundTrip(t *testing.T) {
+	tests := []*Requirement{
+		New("k", in, "a", "b"), New("k", notIn, "a"), New("k", exists), New("k", dne),
+		New("k", gt, "4"), New("k", OpLte, "9"), New("k", gt, "2").Intersection(New("k", lt, "6")),
+		New("k", gt, "2").Intersection(New("k", notIn, "4")),
+	}
+	for _, r := range tests {
+		back := FromNodeSelector(r.NodeSelector()).Get("k")
+		for _, v := range []string{"a", "b", "c", "", "1", "2", "3", "4", "5", "6", "9", "10"} {
+			if back.Has(v) != r.Has(v) {
+				t.Errorf("%s written as %v reads back as %s: Has(%q) differs", r, r.NodeSelector(), back, v)
+			}
+		}
+	}
+}

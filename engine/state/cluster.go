@@ -57,7 +57,10 @@ type Cluster struct {
 	marked  map[string]struct{}
 	synced  map[string]bool
 	version uint64
-	subs    []chan struct{}
+	// provisioning counts the changes that may need new capacity: a pod becoming or staying
+	// provisionable, a NodeClaim or NodePool going away or changing.
+	provisioning uint64
+	subs         []chan struct{}
 }
 
 // NewCluster returns an empty cluster state.
@@ -131,7 +134,18 @@ func (c *Cluster) UpdatePod(p *corev1.Pod) {
 		c.unbind(key, oldNode)
 		c.bind(key, newNode)
 	}
+	if pods.IsProvisionable(p) {
+		c.provisioning++
+	}
 	c.changed()
+}
+
+// ProvisioningVersion changes whenever something happened that may need new capacity: a pod
+// became (or was re-marked) unschedulable, a NodeClaim was deleted, a NodePool changed.
+func (c *Cluster) ProvisioningVersion() uint64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.provisioning
 }
 
 // DeletePod forgets a pod.
@@ -185,7 +199,16 @@ func (c *Cluster) DeleteNode(name string) {
 }
 
 // UpdateNodePool stores a NodePool.
-func (c *Cluster) UpdateNodePool(np *karpv1.NodePool) { update(c, c.nodePools, np.Name, np) }
+func (c *Cluster) UpdateNodePool(np *karpv1.NodePool) {
+	update(c, c.nodePools, np.Name, np)
+	c.bumpProvisioning()
+}
+
+func (c *Cluster) bumpProvisioning() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.provisioning++
+}
 
 // DeleteNodePool forgets a NodePool.
 func (c *Cluster) DeleteNodePool(name string) { remove(c, c.nodePools, name) }
@@ -200,6 +223,7 @@ func (c *Cluster) DeleteNodeClaim(name string) {
 	defer c.mu.Unlock()
 	delete(c.marked, name)
 	delete(c.nominated, name)
+	c.provisioning++
 }
 
 // UpdateNodeClass stores an EC2NodeClass.

@@ -1,0 +1,183 @@
+package journal
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Kind says what part of the autoscaler an entry comes from.
+type Kind string
+
+// Entry kinds.
+const (
+	KindProvisioning      Kind = "Provisioning"
+	KindLaunch            Kind = "Launch"
+	KindRegistration      Kind = "Registration"
+	KindInitialization    Kind = "Initialization"
+	KindDisruption        Kind = "Disruption"
+	KindValidation        Kind = "Validation"
+	KindBlocked           Kind = "Blocked"
+	KindInterruption      Kind = "Interruption"
+	KindTermination       Kind = "Termination"
+	KindLiveness          Kind = "Liveness"
+	KindGarbageCollection Kind = "GarbageCollection"
+)
+
+// Entry is one decision, refusal or event of the autoscaler.
+type Entry struct {
+	// Seq numbers entries in the order they were recorded.
+	Seq  uint64
+	Time time.Time
+	Kind Kind
+	// Method is the disruption method (Emptiness, Drift, MultiNodeConsolidation,
+	// SingleNodeConsolidation, Expiration, Interruption) where there is one.
+	Method string
+	// Reason is a short code: a blocked reason (Budget, PDB, DoNotDisrupt...), a disruption
+	// reason (Empty, Drifted, Underutilized), an interruption kind.
+	Reason string
+	// Message says it in an operator's words, starting with Karpenter's log message where
+	// Karpenter has one ("launched nodeclaim", "disrupting node(s)").
+	Message  string
+	NodePool string
+	// NodeClaims, Nodes and Pods are the objects the entry is about.
+	NodeClaims []string `json:",omitempty"`
+	Nodes      []string `json:",omitempty"`
+	Pods       []string `json:",omitempty"`
+	// Replacements are the instance types a disruption replaces its nodes with.
+	Replacements []string `json:",omitempty"`
+	// PriceBefore and PriceAfter are in $/hour, for decisions about money.
+	PriceBefore, PriceAfter float64
+	// Until is when a blocking condition ends (consolidateAfter, a budget's window), if known.
+	Until time.Time
+	// DryRun marks what the autoscaler would have done in dry-run mode.
+	DryRun bool
+	// Events are also recorded as Kubernetes events.
+	Events []Event `json:"-"`
+}
+
+// Saving is what the decision saves per hour.
+func (e Entry) Saving() float64 { return e.PriceBefore - e.PriceAfter }
+
+// Event is a Kubernetes event to record with an entry.
+type Event struct {
+	Object  runtime.Object
+	Type    string // Normal or Warning
+	Reason  string // Karpenter's reason
+	Message string
+}
+
+// Sink receives every entry after it is recorded (logs, events, metrics).
+type Sink interface {
+	Observe(Entry)
+}
+
+// Journal keeps the latest entries in memory and fans them out to its sinks. It also keeps, per
+// node, why it is not being disrupted now. It is safe for concurrent use.
+type Journal struct {
+	mu      sync.RWMutex
+	max     int
+	entries []Entry
+	seq     uint64
+	sinks   []Sink
+	whyNot  map[string]Entry
+	subs    []chan struct{}
+}
+
+// New returns a journal keeping at most max entries (older ones are dropped).
+func New(max int, sinks ...Sink) *Journal {
+	return &Journal{max: max, sinks: sinks, whyNot: map[string]Entry{}}
+}
+
+// Record appends an entry and passes it to the sinks.
+func (j *Journal) Record(e Entry) Entry {
+	j.mu.Lock()
+	j.seq++
+	e.Seq = j.seq
+	j.entries = append(j.entries, e)
+	if len(j.entries) > j.max {
+		j.entries = slices.Delete(j.entries, 0, len(j.entries)-j.max)
+	}
+	sinks := j.sinks
+	j.notify()
+	j.mu.Unlock()
+	for _, s := range sinks {
+		s.Observe(e)
+	}
+	return e
+}
+
+// Block records why a node is not disrupted now. The journal keeps it as the node's current
+// reason and records it as an entry only when the reason changes, so that a blocker re-checked
+// every ten seconds appears once.
+func (j *Journal) Block(node string, e Entry) {
+	e.Kind = KindBlocked
+	if len(e.Nodes) == 0 {
+		e.Nodes = []string{node}
+	}
+	j.mu.Lock()
+	prev, had := j.whyNot[node]
+	j.whyNot[node] = e
+	same := had && prev.Reason == e.Reason && prev.Message == e.Message
+	if same {
+		j.notify()
+	}
+	j.mu.Unlock()
+	if !same {
+		j.Record(e)
+	}
+}
+
+// Unblock forgets a node's blocker (it is being disrupted, or it is gone).
+func (j *Journal) Unblock(node string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if _, ok := j.whyNot[node]; ok {
+		delete(j.whyNot, node)
+		j.notify()
+	}
+}
+
+// WhyNot returns why a node is not disrupted now, if it is blocked.
+func (j *Journal) WhyNot(node string) (Entry, bool) {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	e, ok := j.whyNot[node]
+	return e, ok
+}
+
+// Entries returns the entries recorded after seq (0 for all kept), oldest first.
+func (j *Journal) Entries(after uint64) []Entry {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	i, _ := slices.BinarySearchFunc(j.entries, after+1, func(e Entry, s uint64) int {
+		switch {
+		case e.Seq < s:
+			return -1
+		case e.Seq > s:
+			return 1
+		}
+		return 0
+	})
+	return slices.Clone(j.entries[i:])
+}
+
+// Subscribe returns a channel that receives a value (coalesced) after every change.
+func (j *Journal) Subscribe() <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	ch := make(chan struct{}, 1)
+	j.subs = append(j.subs, ch)
+	return ch
+}
+
+func (j *Journal) notify() {
+	for _, ch := range j.subs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package journal
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+type recorded struct{ reasons []string }
+
+func (r *recorded) Event(_ runtime.Object, _, reason, _ string) { r.reasons = append(r.reasons, reason) }
+
+func TestJournal(t *testing.T) {
+	var logs bytes.Buffer
+	events := &recorded{}
+	j := New(3, LogSink{slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}, EventSink{events})
+	changes := j.Subscribe()
+
+	j.Record(Entry{Kind: KindLaunch, Message: "launched nodeclaim", NodeClaims: []string{"default-abc"},
+		Events: []Event{{Object: &corev1.Node{}, Type: "Normal", Reason: "Launched"}}})
+	j.Record(Entry{Kind: KindDisruption, Message: "would disrupt node(s)", DryRun: true,
+		Events: []Event{{Object: &corev1.Node{}, Type: "Normal", Reason: "DisruptionLaunching"}}})
+	<-changes
+
+	// A blocker recorded twice with the same reason is one entry; a new reason is another.
+	j.Block("n1", Entry{Reason: "Budget", Message: "budget 0 allows no disruption"})
+	j.Block("n1", Entry{Reason: "Budget", Message: "budget 0 allows no disruption"})
+	if got := len(j.Entries(0)); got != 3 {
+		t.Fatalf("%d entries, want 3", got)
+	}
+	j.Block("n1", Entry{Reason: "PDB", Message: "pdb default/api-pdb allows no eviction"})
+	all := j.Entries(0)
+	if len(all) != 3 || all[0].Seq != 2 || all[2].Reason != "PDB" {
+		t.Fatalf("ring of 3 should keep entries 2..4, got %+v", all)
+	}
+	if got := j.Entries(3); len(got) != 1 || got[0].Seq != 4 {
+		t.Errorf("entries after 3: %+v", got)
+	}
+	if why, ok := j.WhyNot("n1"); !ok || why.Reason != "PDB" || why.Kind != KindBlocked || why.Nodes[0] != "n1" {
+		t.Errorf("why not n1: %+v", why)
+	}
+	j.Unblock("n1")
+	if _, ok := j.WhyNot("n1"); ok {
+		t.Error("n1 still blocked after Unblock")
+	}
+	if strings.Join(events.reasons, ",") != "Launched" {
+		t.Errorf("events %v: dry runs record no event", events.reasons)
+	}
+	for _, want := range []string{"launched nodeclaim", "nodeclaims=default-abc", "dry_run=true", "level=DEBUG"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("logs lack %q:\n%s", want, logs.String())
+		}
+	}
+}

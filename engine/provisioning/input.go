@@ -1,0 +1,245 @@
+package provisioning
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	resourcehelper "k8s.io/component-helpers/resource"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// Catalog is what the solve knows of each NodePool: the NodePool and the instance types its node
+// class can launch, by name.
+type Catalog struct {
+	Pools map[string]*PoolTypes
+	// Notes say which NodePools were left out and why.
+	Notes []string
+}
+
+// PoolTypes are a NodePool's instance types.
+type PoolTypes struct {
+	NodePool *karpv1.NodePool
+	Types    []*cloudprovider.InstanceType
+	ByName   map[string]*cloudprovider.InstanceType
+}
+
+// LoadCatalog asks the cloud for the instance types of every NodePool that can launch: not being
+// deleted, not static (replicas), and with its node class present.
+func LoadCatalog(ctx context.Context, cloud cloudprovider.CloudProvider, snap *state.Snapshot) *Catalog {
+	c := &Catalog{Pools: map[string]*PoolTypes{}}
+	for _, np := range snap.NodePools {
+		switch ref := np.Spec.Template.Spec.NodeClassRef; {
+		case np.DeletionTimestamp != nil:
+			continue
+		case np.Spec.Replicas != nil:
+			continue // static NodePools keep a node count; they do not provision for pods
+		case ref == nil || snap.NodeClass(ref.Name) == nil:
+			c.Notes = append(c.Notes, fmt.Sprintf("nodepool %q cannot launch: its node class %q is missing", np.Name, refName(ref)))
+			continue
+		}
+		types, err := cloud.InstanceTypes(ctx, np)
+		if err != nil {
+			c.Notes = append(c.Notes, fmt.Sprintf("nodepool %q cannot launch: listing instance types: %v", np.Name, err))
+			continue
+		}
+		pt := &PoolTypes{NodePool: np, Types: types, ByName: map[string]*cloudprovider.InstanceType{}}
+		for _, it := range types {
+			pt.ByName[it.Name] = it
+		}
+		c.Pools[np.Name] = pt
+	}
+	return c
+}
+
+func refName(ref *karpv1.NodeClassReference) string {
+	if ref == nil {
+		return ""
+	}
+	return ref.Name
+}
+
+// Input builds the scheduling problem for pods over a snapshot: the NodePools with their limits
+// against what their nodes hold, and every node not going away as existing capacity, including
+// NodeClaims not yet registered, so that pods already planned onto them are not planned again.
+func Input(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts scheduling.Options, wellKnown []string) *scheduling.Input {
+	in := &scheduling.Input{Pods: podsToPlace, DaemonSets: snap.DaemonSets, Options: opts, WellKnownLabels: wellKnown}
+	usage := map[string]corev1.ResourceList{}
+	for _, sn := range snap.Nodes {
+		if pool := sn.NodePool(); pool != "" {
+			usage[pool] = add(usage[pool], Capacity(sn, cat))
+		}
+	}
+	names := make([]string, 0, len(cat.Pools))
+	for name := range cat.Pools {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		pt := cat.Pools[name]
+		in.NodePools = append(in.NodePools, scheduling.FromNodePool(pt.NodePool, pt.Types, usage[name]))
+	}
+	for _, sn := range snap.Nodes {
+		if sn.MarkedForDeletion {
+			continue
+		}
+		if en, ok := existing(sn, cat, snap); ok {
+			in.Nodes = append(in.Nodes, en)
+		}
+	}
+	return in
+}
+
+// Capacity is what a node holds against its NodePool's limits: its capacity, or before it
+// launched, the largest of its NodeClaim's instance type options.
+func Capacity(sn *state.Node, cat *Catalog) corev1.ResourceList {
+	if c := sn.Capacity(); len(c) > 0 {
+		return c
+	}
+	out := corev1.ResourceList{}
+	for _, it := range options(sn, cat) {
+		for name, q := range it.Capacity {
+			if cur, ok := out[name]; !ok || q.Cmp(cur) > 0 {
+				out[name] = q
+			}
+		}
+	}
+	return out
+}
+
+// options are the instance types a NodeClaim may launch, by its instance-type requirement.
+func options(sn *state.Node, cat *Catalog) []*cloudprovider.InstanceType {
+	if sn.NodeClaim == nil {
+		return nil
+	}
+	pt := cat.Pools[sn.NodePool()]
+	if pt == nil {
+		return nil
+	}
+	reqs := requirements.FromNodeSelector(nodeSelector(sn.NodeClaim.Spec.Requirements))
+	var out []*cloudprovider.InstanceType
+	for _, it := range pt.Types {
+		if it.Requirements.Intersects(reqs) == nil {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func nodeSelector(reqs []karpv1.NodeSelectorRequirementWithMinValues) []corev1.NodeSelectorRequirement {
+	out := make([]corev1.NodeSelectorRequirement, len(reqs))
+	for i, r := range reqs {
+		out[i] = corev1.NodeSelectorRequirement{Key: r.Key, Operator: r.Operator, Values: r.Values}
+	}
+	return out
+}
+
+// existing describes a node to the solver. A NodeClaim that has not launched yet counts with the
+// smallest allocatable of its options and the requests it was created for.
+func existing(sn *state.Node, cat *Catalog, snap *state.Snapshot) (scheduling.ExistingNode, bool) {
+	labels := map[string]string{}
+	if sn.NodeClaim != nil {
+		for _, r := range sn.NodeClaim.Spec.Requirements {
+			if r.Operator == corev1.NodeSelectorOpIn && len(r.Values) == 1 {
+				labels[r.Key] = r.Values[0]
+			}
+		}
+	}
+	for k, v := range sn.Labels() {
+		labels[k] = v
+	}
+	if _, ok := labels[corev1.LabelHostname]; !ok {
+		labels[corev1.LabelHostname] = sn.Name()
+	}
+	en := scheduling.ExistingNode{Name: sn.Name(), Labels: labels, Taints: schedulingTaints(sn),
+		Allocatable: sn.Allocatable(), Pods: sn.Pods, Initialized: sn.Initialized()}
+	if len(en.Allocatable) == 0 {
+		opts := options(sn, cat)
+		if len(opts) == 0 {
+			return en, false
+		}
+		en.Allocatable = smallestAllocatable(opts)
+		en.Requested = sn.NodeClaim.Spec.Resources.Requests
+		return en, true
+	}
+	requested := corev1.ResourceList{}
+	for _, p := range sn.Pods {
+		requested = add(requested, resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}))
+	}
+	requested[corev1.ResourcePods] = *resource.NewQuantity(int64(len(sn.Pods)), resource.DecimalSI)
+	if sn.Node == nil && sn.NodeClaim != nil { // launched, not registered: its DaemonSet pods are still to come
+		requested = maxOf(requested, sn.NodeClaim.Spec.Resources.Requests)
+	}
+	en.Requested = requested
+	return en, true
+}
+
+// schedulingTaints are the taints that will block pods once the node is up: before it is
+// initialized, the ephemeral ones (not ready, unregistered) and its startup taints do not count.
+func schedulingTaints(sn *state.Node) []corev1.Taint {
+	taints := sn.Taints()
+	if sn.Initialized() {
+		return taints
+	}
+	var startup []corev1.Taint
+	if sn.NodeClaim != nil {
+		startup = sn.NodeClaim.Spec.StartupTaints
+	}
+	return slices.DeleteFunc(slices.Clone(taints), func(t corev1.Taint) bool {
+		return isEphemeral(t) || slices.ContainsFunc(startup, func(s corev1.Taint) bool { return s.MatchTaint(&t) })
+	})
+}
+
+func isEphemeral(t corev1.Taint) bool {
+	switch t.Key {
+	case corev1.TaintNodeNotReady, corev1.TaintNodeUnreachable, "node.cloudprovider.kubernetes.io/uninitialized",
+		karpv1.UnregisteredNoExecuteTaint().Key:
+		return true
+	}
+	return false
+}
+
+func smallestAllocatable(types []*cloudprovider.InstanceType) corev1.ResourceList {
+	out := types[0].Allocatable()
+	for _, it := range types[1:] {
+		alloc := it.Allocatable()
+		for name, q := range out {
+			if a, ok := alloc[name]; !ok {
+				delete(out, name)
+			} else if a.Cmp(q) < 0 {
+				out[name] = a
+			}
+		}
+	}
+	return out
+}
+
+func add(a, b corev1.ResourceList) corev1.ResourceList {
+	out := a.DeepCopy()
+	if out == nil {
+		out = corev1.ResourceList{}
+	}
+	for name, q := range b {
+		sum := out[name]
+		sum.Add(q)
+		out[name] = sum
+	}
+	return out
+}
+
+func maxOf(a, b corev1.ResourceList) corev1.ResourceList {
+	out := a.DeepCopy()
+	for name, q := range b {
+		if cur, ok := out[name]; !ok || q.Cmp(cur) > 0 {
+			out[name] = q
+		}
+	}
+	return out
+}

@@ -1,0 +1,211 @@
+package provisioning
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/clock"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+	"github.com/nodepilot/nodepilot/engine/state"
+)
+
+// Options tune the provisioner.
+type Options struct {
+	// BatchIdle and BatchMax are the batch windows (Karpenter: 1 s and 10 s).
+	BatchIdle, BatchMax time.Duration
+	// SolveTimeout bounds one solve; what it planned by then is launched.
+	SolveTimeout time.Duration
+	// NominationTTL is how long a node the solve counted on is kept from disruption.
+	NominationTTL time.Duration
+	// PreferencePolicy says whether to respect or ignore soft constraints.
+	PreferencePolicy scheduling.PreferencePolicy
+	// WellKnownLabels are the labels the cloud puts on every node (see scheduling.Input).
+	WellKnownLabels []string
+	// DryRun decides and journals, and changes nothing.
+	DryRun bool
+}
+
+// DefaultOptions are Karpenter's.
+func DefaultOptions() Options {
+	return Options{BatchIdle: time.Second, BatchMax: 10 * time.Second, SolveTimeout: time.Minute,
+		NominationTTL: 20 * time.Second, PreferencePolicy: scheduling.PreferencesRespect}
+}
+
+// Provisioner launches NodeClaims for pods that fit nowhere.
+type Provisioner struct {
+	cluster *state.Cluster
+	writer  state.Writer
+	cloud   cloudprovider.CloudProvider
+	journal *journal.Journal
+	clock   clock.Clock
+	opts    Options
+	last    atomic.Pointer[Outcome]
+}
+
+// Outcome is what one provisioning pass found and did; the console reads the latest.
+type Outcome struct {
+	Time    time.Time
+	Results *scheduling.Results
+	// Created names the NodeClaims created (or that would be, in dry-run).
+	Created []string
+	Notes   []string
+}
+
+// New returns a provisioner.
+func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.Clock, opts Options) *Provisioner {
+	return &Provisioner{cluster: cluster, writer: writer, cloud: cloud, journal: j, clock: c, opts: opts}
+}
+
+// Last returns the latest pass's outcome, or nil before the first.
+func (p *Provisioner) Last() *Outcome { return p.last.Load() }
+
+// Run provisions until ctx ends: a change that may need capacity opens a batch; when the batch
+// closes, Reconcile runs.
+func (p *Provisioner) Run(ctx context.Context) {
+	batcher := NewBatcher(p.clock, p.opts.BatchIdle, p.opts.BatchMax)
+	changes := p.cluster.Subscribe()
+	go func() {
+		seen := uint64(0)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-changes:
+				if v := p.cluster.ProvisioningVersion(); v != seen {
+					seen = v
+					batcher.Trigger()
+				}
+			}
+		}
+	}()
+	for batcher.Wait(ctx) {
+		if _, err := p.Reconcile(ctx); err != nil && ctx.Err() == nil {
+			p.journal.Record(journal.Entry{Time: p.clock.Now(), Kind: journal.KindProvisioning, Reason: "Error",
+				Message: fmt.Sprintf("provisioning failed: %v", err)})
+		}
+	}
+}
+
+// Reconcile runs one provisioning pass over the current state. It does nothing until every
+// informer has synced: acting on a partial view could launch capacity that exists.
+func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
+	snap := p.cluster.Snapshot()
+	if !snap.Synced {
+		return nil, nil
+	}
+	pending := snap.PendingPods()
+	if len(pending) == 0 {
+		return nil, nil
+	}
+	now := p.clock.Now()
+	p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "PodsPending",
+		Message: fmt.Sprintf("found provisionable pod(s): %d", len(pending)), Pods: podNames(pending)})
+	cat := LoadCatalog(ctx, p.cloud, snap)
+	opts := scheduling.Options{PreferencePolicy: p.opts.PreferencePolicy, Deadline: now.Add(p.opts.SolveTimeout)}
+	results := scheduling.Solve(Input(snap, cat, pending, opts, p.opts.WellKnownLabels))
+	out := &Outcome{Time: now, Results: results, Notes: cat.Notes}
+	if n := len(results.NewNodeClaims); n > 0 {
+		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NodeClaimsComputed",
+			Message: fmt.Sprintf("computed new nodeclaim(s) to fit pod(s): %d nodeclaims for %d pods", n, placed(results)),
+			PriceAfter: results.TotalPricePerHour(), DryRun: p.opts.DryRun})
+	}
+	p.nominate(results, now)
+	limits := newLimitCheck(snap, cat)
+	for _, nc := range results.NewNodeClaims {
+		if msg := limits.admit(nc); msg != "" {
+			p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: scheduling.ReasonLimitExceeded,
+				NodePool: nc.NodePool, Message: msg, Pods: podNames(nc.Pods)})
+			continue
+		}
+		name, err := p.create(ctx, cat.Pools[nc.NodePool], nc)
+		if err != nil {
+			return out, err
+		}
+		out.Created = append(out.Created, name)
+	}
+	p.reportUnschedulable(results, now)
+	p.last.Store(out)
+	return out, nil
+}
+
+// create writes one NodeClaim (or, in dry-run, says it would).
+func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.NodeClaim) (string, error) {
+	obj := NodeClaimFor(pt.NodePool, nc)
+	entry := journal.Entry{Time: p.clock.Now(), Kind: journal.KindProvisioning, Reason: "NodeClaimCreated", NodePool: nc.NodePool,
+		Pods: podNames(nc.Pods), PriceAfter: nc.PricePerHour(), Replacements: []string{nc.InstanceType.Name}, DryRun: p.opts.DryRun}
+	if p.opts.DryRun {
+		entry.Message = fmt.Sprintf("would create nodeclaim for %d pods: %s %s in %s at $%.4f/h", len(nc.Pods),
+			nc.Offering.CapacityType, nc.InstanceType.Name, nc.Offering.Zone, nc.PricePerHour())
+		p.journal.Record(entry)
+		return nc.Hostname, nil
+	}
+	created, err := p.writer.CreateNodeClaim(ctx, obj)
+	if err != nil {
+		return "", fmt.Errorf("creating a nodeclaim for nodepool %q: %w", nc.NodePool, err)
+	}
+	entry.NodeClaims = []string{created.Name}
+	entry.Message = fmt.Sprintf("created nodeclaim %s for %d pods: %d instance types from %s at $%.4f/h (%s in %s)", created.Name,
+		len(nc.Pods), len(nc.InstanceTypes), nc.InstanceType.Name, nc.PricePerHour(), nc.Offering.CapacityType, nc.Offering.Zone)
+	p.journal.Record(entry)
+	// Count on the new NodeClaim for its pods until it registers, as on any in-flight capacity.
+	p.cluster.Nominate(created.Name, p.clock.Now().Add(p.opts.NominationTTL))
+	return created.Name, nil
+}
+
+// nominate keeps the existing nodes and in-flight NodeClaims the solve placed pods on from being
+// disrupted for a while, and tells each pod where it should go.
+func (p *Provisioner) nominate(results *scheduling.Results, now time.Time) {
+	for _, n := range results.ExistingNodes {
+		if !p.opts.DryRun {
+			p.cluster.Nominate(n.Name, now.Add(p.opts.NominationTTL))
+		}
+		events := make([]journal.Event, len(n.Pods))
+		for i, pod := range n.Pods {
+			events[i] = journal.Event{Object: pod, Type: corev1.EventTypeNormal, Reason: "Nominated", Message: "Pod should schedule on: " + n.Name}
+		}
+		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "Nominated", Nodes: []string{n.Name},
+			Pods: podNames(n.Pods), DryRun: p.opts.DryRun, Events: events,
+			Message: fmt.Sprintf("nominated %s for %d pod(s)", n.Name, len(n.Pods))})
+	}
+}
+
+// reportUnschedulable tells each pod that fits nowhere why, as a FailedScheduling event.
+func (p *Provisioner) reportUnschedulable(results *scheduling.Results, now time.Time) {
+	for _, pe := range results.Unschedulable {
+		var parts []string
+		for _, r := range pe.Reasons {
+			if r.NodePool != "" {
+				parts = append(parts, fmt.Sprintf("nodepool %q: %s", r.NodePool, r.Message))
+			} else {
+				parts = append(parts, r.Message)
+			}
+		}
+		msg := "Failed to schedule pod, " + strings.Join(parts, "; ")
+		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "FailedScheduling",
+			Pods: []string{pe.Pod.Namespace + "/" + pe.Pod.Name}, Message: msg, DryRun: p.opts.DryRun,
+			Events: []journal.Event{{Object: pe.Pod, Type: corev1.EventTypeWarning, Reason: "FailedScheduling", Message: msg}}})
+	}
+}
+
+func podNames(pods []*corev1.Pod) []string {
+	out := make([]string, len(pods))
+	for i, p := range pods {
+		out[i] = p.Namespace + "/" + p.Name
+	}
+	return out
+}
+
+func placed(r *scheduling.Results) int {
+	n := 0
+	for _, nc := range r.NewNodeClaims {
+		n += len(nc.Pods)
+	}
+	return n
+}
