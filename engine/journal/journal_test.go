@@ -12,7 +12,9 @@ import (
 
 type recorded struct{ reasons []string }
 
-func (r *recorded) Event(_ runtime.Object, _, reason, _ string) { r.reasons = append(r.reasons, reason) }
+func (r *recorded) Event(_ runtime.Object, _, reason, _ string) {
+	r.reasons = append(r.reasons, reason)
+}
 
 func TestJournal(t *testing.T) {
 	var logs bytes.Buffer

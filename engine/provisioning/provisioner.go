@@ -113,7 +113,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	out := &Outcome{Time: now, Results: results, Notes: cat.Notes}
 	if n := len(results.NewNodeClaims); n > 0 {
 		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NodeClaimsComputed",
-			Message: fmt.Sprintf("computed new nodeclaim(s) to fit pod(s): %d nodeclaims for %d pods", n, placed(results)),
+			Message:    fmt.Sprintf("computed new nodeclaim(s) to fit pod(s): %d nodeclaims for %d pods", n, placed(results)),
 			PriceAfter: results.TotalPricePerHour(), DryRun: p.opts.DryRun})
 	}
 	p.nominate(results, now)
