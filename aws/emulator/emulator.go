@@ -141,6 +141,8 @@ type Emulator struct {
 	listener net.Listener
 	server   *http.Server
 	admin    http.Handler
+	// transport carries the requests of HTTPClient's clients.
+	transport *http.Transport
 
 	// mu guards everything below.
 	mu        sync.Mutex
@@ -200,6 +202,7 @@ func start(ctx context.Context, cfg Config, listen string) (*Emulator, error) {
 	e.queues[cfg.QueueName] = newQueue(cfg.QueueName, e.clock.Now(), queueAttributes{})
 	e.addDefaultProfile()
 	e.admin = e.adminHandler()
+	e.transport = http.DefaultTransport.(*http.Transport).Clone()
 
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
@@ -248,6 +251,7 @@ func (e *Emulator) QueueURL() string { return e.queueURL(e.cfg.QueueName) }
 func (e *Emulator) Close() error {
 	e.shutdown()
 	e.wg.Wait()
+	e.transport.CloseIdleConnections()
 	return nil
 }
 

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -34,6 +35,7 @@ func sdkConfig(region string) aws.Config {
 
 func clientsFor(e *Emulator) clients {
 	cfg := sdkConfig(e.Region())
+	cfg.HTTPClient = e.HTTPClient()
 	ep := aws.String(e.Endpoint())
 	return clients{
 		ec2:     ec2.NewFromConfig(cfg, func(o *ec2.Options) { o.BaseEndpoint = ep }),
@@ -66,3 +68,6 @@ func ctx(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	return c
 }
+
+// asError is errors.As, kept short for the table tests.
+func asError[T error](err error, target *T) bool { return errors.As(err, target) }

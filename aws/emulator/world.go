@@ -257,7 +257,7 @@ func interfaces(maxPods int64) (enis, ipv4 int64) {
 		return 1, 1
 	}
 	for _, ips := range []int64{50, 30, 15, 12, 10, 6, 4, 2} {
-		if n%(ips-1) == 0 && n/(ips-1) <= 16 {
+		if n%(ips-1) == 0 && n/(ips-1) >= 2 && n/(ips-1) <= 16 {
 			return n / (ips - 1), ips
 		}
 	}
