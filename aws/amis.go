@@ -96,7 +96,7 @@ func aliasParameters(alias awsv1.Alias, k8s string) (map[string]string, error) {
 	return out, nil
 }
 
-// aliasAMIs reads the image ids of an alias from SSM, in one GetParameters call.
+// aliasAMIs reads the image ids of an alias from SSM, one parameter per architecture.
 func (p *Provider) aliasAMIs(ctx context.Context, alias awsv1.Alias) ([]ami, error) {
 	params, err := aliasParameters(alias, p.opts.KubernetesVersion)
 	if err != nil {
@@ -118,16 +118,20 @@ func (p *Provider) aliasAMIs(ctx context.Context, alias awsv1.Alias) ([]ami, err
 	return out, nil
 }
 
-// ssmParameters reads parameter values by name; names SSM does not know are left out.
+// ssmParameters reads parameter values by name, one GetParameter each; names SSM does not know
+// are left out.
 func (p *Provider) ssmParameters(ctx context.Context, names []string) (map[string]string, error) {
 	out := map[string]string{}
-	for chunk := range slices.Chunk(names, 10) { // GetParameters takes at most 10 names
-		res, err := p.clients.SSM.GetParameters(ctx, &ssm.GetParametersInput{Names: chunk})
-		if err != nil {
-			return nil, fmt.Errorf("ssm GetParameters %v: %w", chunk, err)
+	for _, name := range names {
+		res, err := p.clients.SSM.GetParameter(ctx, &ssm.GetParameterInput{Name: sdkaws.String(name)})
+		if errorCode(err) == "ParameterNotFound" {
+			continue
 		}
-		for _, prm := range res.Parameters {
-			out[sdkaws.ToString(prm.Name)] = sdkaws.ToString(prm.Value)
+		if err != nil {
+			return nil, fmt.Errorf("ssm GetParameter %s: %w", name, err)
+		}
+		if res.Parameter != nil {
+			out[name] = sdkaws.ToString(res.Parameter.Value)
 		}
 	}
 	return out, nil

@@ -38,7 +38,7 @@ type SQSAPI interface {
 // SSMAPI is the part of the SSM API the AMI resolver calls (public parameters of AMI aliases,
 // and ssmParameter selector terms).
 type SSMAPI interface {
-	GetParameters(context.Context, *ssm.GetParametersInput, ...func(*ssm.Options)) (*ssm.GetParametersOutput, error)
+	GetParameter(context.Context, *ssm.GetParameterInput, ...func(*ssm.Options)) (*ssm.GetParameterOutput, error)
 }
 
 // PricingAPI is the part of the AWS Price List API the on-demand price refresh calls.

@@ -34,6 +34,9 @@ type ConfigOptions struct {
 	// MaxAttempts is the most attempts per call of the standard retryer, with exponential
 	// backoff for throttling and transient errors; 0 means the SDK's default (3).
 	MaxAttempts int
+	// HTTPClient, when set, carries the SDK's requests (the emulator's client in tests and the
+	// demo); nil means the SDK's default.
+	HTTPClient sdkaws.HTTPClient
 	// IMDSRegion lets the SDK ask the instance metadata service for the region when nothing
 	// else sets it (a pod on EC2 without AWS_REGION).
 	IMDSRegion bool
@@ -71,6 +74,11 @@ func LoadConfig(ctx context.Context, opts ConfigOptions) (sdkaws.Config, error) 
 	}
 	if cfg.Region == "" {
 		return sdkaws.Config{}, ErrNoRegion
+	}
+	if opts.HTTPClient != nil {
+		// Set after loading: the environment's CA bundle (AWS_CA_BUNDLE) applies to the SDK's
+		// own client only, and a loopback emulator needs none.
+		cfg.HTTPClient = opts.HTTPClient
 	}
 	return cfg, nil
 }

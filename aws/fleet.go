@@ -61,7 +61,7 @@ type launchPlan struct {
 func planLaunch(reqs requirements.Requirements, requests corev1.ResourceList, types []*cloudprovider.InstanceType, zones []string) (launchPlan, bool) {
 	var compatible []*cloudprovider.InstanceType
 	for _, it := range types {
-		if it.Requirements.Intersects(reqs) != nil || !fits(requests, it.Allocatable()) {
+		if it.Requirements.Intersects(reqs) != nil || (len(requests) > 0 && !fits(requests, it.Allocatable())) {
 			continue
 		}
 		compatible = append(compatible, it)
