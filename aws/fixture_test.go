@@ -16,6 +16,8 @@ import (
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 )
 
 // testRegion is the region of both AWS test tiers.
@@ -46,13 +48,14 @@ func (s *nodeClassStore) get(_ context.Context, name string) (*awsv1.EC2NodeClas
 }
 
 // testSDKConfig is an SDK configuration with static credentials, the test region and no
-// retries, so that injected faults fail at once.
-func testSDKConfig(t testing.TB) sdkaws.Config {
+// retries, so that injected faults fail at once; httpClient nil means the SDK's.
+func testSDKConfig(t testing.TB, httpClient sdkaws.HTTPClient) sdkaws.Config {
 	t.Helper()
 	cfg, err := LoadConfig(context.Background(), ConfigOptions{
 		Region:         testRegion,
 		Credentials:    credentials.NewStaticCredentialsProvider("AKIATEST", "secret", ""),
 		DisableRetries: true,
+		HTTPClient:     httpClient,
 	})
 	if err != nil {
 		t.Fatalf("loading the SDK configuration: %v", err)
@@ -108,4 +111,47 @@ func testNodePool() *karpv1.NodePool {
 	np.Name = "default"
 	np.Spec.Template.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: awsv1.Group, Kind: "EC2NodeClass", Name: "default"}
 	return np
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func findOffering(types []*cloudprovider.InstanceType, o offering) (cloudprovider.Offering, bool) {
+	for _, it := range types {
+		if it.Name != o.instanceType {
+			continue
+		}
+		for _, of := range it.Offerings {
+			if of.Zone == o.zone && of.CapacityType == o.capacityType {
+				return of, true
+			}
+		}
+	}
+	return cloudprovider.Offering{}, false
+}
+
+func diffCounts(before, after map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range after {
+		if d := v - before[k]; d != 0 {
+			out[k] = d
+		}
+	}
+	return out
+}
+
+func mapsEqual(a, b map[string]int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
 }

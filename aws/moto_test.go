@@ -158,13 +158,6 @@ func setupMoto(t *testing.T, ctx context.Context, raw *ec2.Client, iamc *iam.Cli
 	return w
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func motoNodeClass() *awsv1.EC2NodeClass {
 	nc := &awsv1.EC2NodeClass{}
 	nc.Name, nc.UID, nc.Generation = "default", "nodeclass-uid", 1
@@ -185,7 +178,7 @@ func motoNodeClass() *awsv1.EC2NodeClass {
 func TestMoto(t *testing.T) {
 	url := startMoto(t)
 	ctx := context.Background()
-	cfg := testSDKConfig(t)
+	cfg := testSDKConfig(t, nil)
 	clients := NewClients(cfg, Endpoints{}.All(url), quietLog())
 	raw := ec2.NewFromConfig(cfg, func(o *ec2.Options) { o.BaseEndpoint = &url })
 	sqsc := sqs.NewFromConfig(cfg, func(o *sqs.Options) { o.BaseEndpoint = &url })
@@ -484,40 +477,4 @@ func waitQueueEmpty(t *testing.T, ctx context.Context, sqsc *sqs.Client, url str
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-}
-
-func findOffering(types []*cloudprovider.InstanceType, o offering) (cloudprovider.Offering, bool) {
-	for _, it := range types {
-		if it.Name != o.instanceType {
-			continue
-		}
-		for _, of := range it.Offerings {
-			if of.Zone == o.zone && of.CapacityType == o.capacityType {
-				return of, true
-			}
-		}
-	}
-	return cloudprovider.Offering{}, false
-}
-
-func diffCounts(before, after map[string]int64) map[string]int64 {
-	out := map[string]int64{}
-	for k, v := range after {
-		if d := v - before[k]; d != 0 {
-			out[k] = d
-		}
-	}
-	return out
-}
-
-func mapsEqual(a, b map[string]int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

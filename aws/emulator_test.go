@@ -1,0 +1,931 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	corev1 "k8s.io/api/core/v1"
+	testingclock "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
+
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+
+	"github.com/nodepilot/nodepilot/aws/emulator"
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+)
+
+// emulatorEnv is a provider using the real SDK clients, without retries, against an
+// in-process emulator; both run on one fake clock.
+type emulatorEnv struct {
+	em      *emulator.Emulator
+	clk     *testingclock.FakeClock
+	cfg     Options
+	clients Clients
+	ec2     *fleetRecorder
+	p       *Provider
+	store   *nodeClassStore
+	sqs     *sqs.Client
+}
+
+// startEmulator starts an emulator for cluster "test" (instances running at once, no call
+// latency) and a provider over it.
+func startEmulator(t testing.TB, tweak func(*emulator.Config)) *emulatorEnv {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	clk := testingclock.NewFakeClock(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
+	cfg := emulator.Config{ClusterName: "test", Clock: clk, Seed: 1}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	em, err := emulator.Start(ctx, cfg)
+	if err != nil {
+		cancel()
+		t.Fatalf("starting the emulator: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		_ = em.Close()
+	})
+	env := &emulatorEnv{em: em, clk: clk, store: &nodeClassStore{}}
+	env.store.put(emulatorNodeClass())
+	sdkCfg := testSDKConfig(t, env.em.HTTPClient())
+	endpoint := em.Endpoint()
+	env.sqs = sqs.NewFromConfig(sdkCfg, func(o *sqs.Options) { o.BaseEndpoint = &endpoint })
+	env.clients = NewClients(sdkCfg, Endpoints{}.All(endpoint), quietLog())
+	env.ec2 = &fleetRecorder{EC2API: env.clients.EC2}
+	env.clients.EC2 = env.ec2
+	env.p = env.newProvider(t, env.clients)
+	return env
+}
+
+// newProvider makes a provider over clients, as a restarted process would.
+func (env *emulatorEnv) newProvider(t testing.TB, clients Clients) *Provider {
+	t.Helper()
+	env.cfg = Options{
+		ClusterName:          "test",
+		Region:               testRegion,
+		KubernetesVersion:    "1.31",
+		ClusterEndpoint:      "https://127.0.0.1:6443",
+		ClusterCABundle:      "Y2E=",
+		NodeClass:            env.store.get,
+		Clock:                env.clk,
+		Log:                  quietLog(),
+		TerminateBatchWindow: 10 * time.Millisecond,
+	}
+	p, err := New(clients, env.cfg)
+	if err != nil {
+		t.Fatalf("new provider: %v", err)
+	}
+	return p
+}
+
+// instancesOf lists the emulator's live instances tagged for a NodeClaim.
+func (env *emulatorEnv) instancesOf(nodeClaim string) []emulator.Instance {
+	var out []emulator.Instance
+	for _, inst := range env.em.Instances() {
+		if inst.Tags[awsv1.TagKeyNodeClaim] == nodeClaim && inst.State != "terminated" && inst.State != "shutting-down" {
+			out = append(out, inst)
+		}
+	}
+	return out
+}
+
+func emulatorNodeClass() *awsv1.EC2NodeClass {
+	nc := &awsv1.EC2NodeClass{}
+	nc.Name, nc.UID, nc.Generation = "default", "nodeclass-uid", 1
+	nc.Spec = awsv1.EC2NodeClassSpec{
+		SubnetSelectorTerms:        []awsv1.SubnetSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test"}}},
+		SecurityGroupSelectorTerms: []awsv1.SecurityGroupSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test"}}},
+		AMISelectorTerms:           []awsv1.AMISelectorTerm{{Alias: "al2023@latest"}},
+		Role:                       "KarpenterNodeRole",
+		Tags:                       map[string]string{"team": "platform"},
+	}
+	return nc
+}
+
+// fleetRecorder passes EC2 calls through, remembering CreateFleet requests and answers; with
+// crash set, it loses CreateFleet's answer after EC2 acted on it, as a process dying then would.
+type fleetRecorder struct {
+	EC2API
+	mu       sync.Mutex
+	requests []*ec2.CreateFleetInput
+	answers  []*ec2.CreateFleetOutput
+	crash    bool
+}
+
+func (f *fleetRecorder) CreateFleet(ctx context.Context, in *ec2.CreateFleetInput, opts ...func(*ec2.Options)) (*ec2.CreateFleetOutput, error) {
+	out, err := f.EC2API.CreateFleet(ctx, in, opts...)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests = append(f.requests, in)
+	f.answers = append(f.answers, out)
+	if f.crash && err == nil {
+		return nil, errors.New("the process died before recording the launch")
+	}
+	return out, err
+}
+
+func (f *fleetRecorder) last() (*ec2.CreateFleetInput, *ec2.CreateFleetOutput) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.requests[len(f.requests)-1], f.answers[len(f.answers)-1]
+}
+
+// overrides lists a fleet request's pools as "type zone".
+func overrides(in *ec2.CreateFleetInput) []string {
+	var out []string
+	for _, cfg := range in.LaunchTemplateConfigs {
+		for _, o := range cfg.Overrides {
+			out = append(out, string(o.InstanceType)+" "+*o.AvailabilityZone)
+		}
+	}
+	return out
+}
+
+func TestEmulatorInstanceTypesAndPrices(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	types, err := env.p.InstanceTypes(ctx, testNodePool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := loadCatalog(t)
+	if len(types) < len(cat.Entries)*9/10 {
+		t.Errorf("%d instance types, want nearly the catalog's %d", len(types), len(cat.Entries))
+	}
+	calls := env.clients.Calls.Counts()
+	if calls["ec2:DescribeInstanceTypes"] < int64(len(types)/100) {
+		t.Errorf("%d DescribeInstanceTypes calls for %d types, want every page read", calls["ec2:DescribeInstanceTypes"], len(types))
+	}
+	var m5 *cloudprovider.InstanceType
+	for _, it := range types {
+		if it.Name == "m5.large" {
+			m5 = it
+		}
+	}
+	if m5 == nil {
+		t.Fatal("no m5.large")
+	}
+	var catalogPrice float64
+	for _, e := range cat.Entries {
+		if e.Name == "m5.large" {
+			catalogPrice = e.OnDemandPrice
+		}
+	}
+	if zones := m5.Offerings.Zones(); strings.Join(zones, ",") != "us-east-1a,us-east-1b,us-east-1c" {
+		t.Errorf("m5.large zones %v, want the three subnet zones", zones)
+	}
+	for _, o := range m5.Offerings {
+		switch o.CapacityType {
+		case karpv1.CapacityTypeOnDemand:
+			if o.PriceSource.Kind != cloudprovider.PricePricingAPI || o.Price != catalogPrice || !o.Available || o.PriceSource.AsOf.IsZero() {
+				t.Errorf("on-demand offering %+v, want the Pricing API's %v with its time", o, catalogPrice)
+			}
+		case karpv1.CapacityTypeSpot:
+			if o.PriceSource.Kind != cloudprovider.PriceSpotHistory || o.Price <= 0 || o.Price >= catalogPrice || !o.Available {
+				t.Errorf("spot offering %+v, want a spot price history quote below on-demand", o)
+			}
+		}
+	}
+	st := env.p.Status()
+	for name, ds := range map[string]DataStatus{"instance types": st.InstanceTypes, "on-demand": st.OnDemandPrices, "spot": st.SpotPrices} {
+		if ds.Err != "" || ds.Count == 0 || ds.UpdatedAt.IsZero() {
+			t.Errorf("%s status %+v, want fresh data", name, ds)
+		}
+	}
+	// Asking again reads nothing: the data is cached for the refresh period.
+	before := env.clients.Calls.Counts()
+	if _, err := env.p.InstanceTypes(ctx, testNodePool()); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffCounts(before, env.clients.Calls.Counts()); len(d) != 0 {
+		t.Errorf("second InstanceTypes called %v, want nothing", d)
+	}
+	// After the refresh period it reads again.
+	env.clk.Step(DefaultRefreshPeriod)
+	before = env.clients.Calls.Counts()
+	if _, err := env.p.InstanceTypes(ctx, testNodePool()); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffCounts(before, env.clients.Calls.Counts()); d["ec2:DescribeInstanceTypes"] == 0 || d["pricing:GetProducts"] == 0 || d["ec2:DescribeSpotPriceHistory"] == 0 {
+		t.Errorf("InstanceTypes after %s called %v, want a refresh of types and prices", DefaultRefreshPeriod, d)
+	}
+}
+
+func TestEmulatorRefreshFailuresKeepTheLastGoodData(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	// The Pricing API fails from the start: the catalog's prices serve.
+	if err := env.em.FailNext("GetProducts", 1, "InternalError"); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.p.Refresh(ctx); err == nil || !strings.Contains(err.Error(), "on-demand prices") {
+		t.Fatalf("refresh: %v, want the Pricing API's failure", err)
+	}
+	if st := env.p.Status().OnDemandPrices; st.Source != cloudprovider.PriceCatalog || st.Err == "" {
+		t.Errorf("on-demand status %+v, want the catalog and the error", st)
+	}
+	types, err := env.p.InstanceTypes(ctx, testNodePool())
+	if err != nil || len(types) == 0 {
+		t.Fatalf("instance types with the catalog's prices: %d, %v", len(types), err)
+	}
+	if o := types[0].Offerings[0]; o.CapacityType == karpv1.CapacityTypeOnDemand && o.PriceSource.Kind != cloudprovider.PriceCatalog {
+		t.Errorf("offering %+v, want a catalog price", o)
+	}
+	// Everything succeeds, then every source fails: the last good data stays in use.
+	if err := env.p.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	good := env.p.Status()
+	for _, op := range []string{"DescribeInstanceTypes", "GetProducts", "DescribeSpotPriceHistory"} {
+		if err := env.em.FailNext(op, 1, "InternalError"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = env.p.Refresh(ctx)
+	for _, name := range []string{"instance types", "on-demand prices", "spot prices"} {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("refresh error %v, want one naming %s", err, name)
+		}
+	}
+	bad := env.p.Status()
+	if bad.InstanceTypes.Count != good.InstanceTypes.Count || bad.InstanceTypes.Err == "" || bad.InstanceTypes.UpdatedAt != good.InstanceTypes.UpdatedAt {
+		t.Errorf("instance types status %+v after a failure, want the last good %+v and the error", bad.InstanceTypes, good.InstanceTypes)
+	}
+	if bad.OnDemandPrices.Source != cloudprovider.PricePricingAPI || bad.SpotPrices.Source != cloudprovider.PriceSpotHistory {
+		t.Errorf("price sources %q and %q, want the last good pricing-api and spot-price-history", bad.OnDemandPrices.Source, bad.SpotPrices.Source)
+	}
+	if again, err := env.p.InstanceTypes(ctx, testNodePool()); err != nil || len(again) != len(types) {
+		t.Errorf("instance types after failures: %d, %v; want the %d of before", len(again), err, len(types))
+	}
+}
+
+func TestEmulatorSelectors(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	subnets := env.em.Subnets()
+	tests := []struct {
+		name       string
+		spec       func(*awsv1.EC2NodeClassSpec)
+		subnets    int
+		groups     []string // names
+		amiNames   []string
+		newest     bool
+		notReadyOn string
+	}{
+		{"discovery tags", func(*awsv1.EC2NodeClassSpec) {}, 3, []string{"test-node"}, []string{"", ""}, false, ""},
+		{"terms are ORed", func(s *awsv1.EC2NodeClassSpec) {
+			s.SubnetSelectorTerms = []awsv1.SubnetSelectorTerm{{ID: subnets[0].ID}, {ID: subnets[2].ID}}
+			s.SecurityGroupSelectorTerms = []awsv1.SecurityGroupSelectorTerm{{Name: "test-node"}, {Name: "default"}}
+		}, 2, []string{"default", "test-node"}, nil, false, ""},
+		{"tags are ANDed, * is any value", func(s *awsv1.EC2NodeClassSpec) {
+			s.SubnetSelectorTerms = []awsv1.SubnetSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test", "network": "*"}}}
+			s.SecurityGroupSelectorTerms = []awsv1.SecurityGroupSelectorTerm{{Tags: map[string]string{"kubernetes.io/cluster/test": "owned", "aws:eks:cluster-name": "*"}}}
+		}, 3, []string{"eks-cluster-sg-test"}, nil, false, ""},
+		{"a tag no subnet has", func(s *awsv1.EC2NodeClassSpec) {
+			s.SubnetSelectorTerms = []awsv1.SubnetSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test", "network": "public"}}}
+		}, 0, nil, nil, false, awsv1.ConditionTypeSubnetsReady},
+		{"custom AMIs by tags: the newest per architecture", func(s *awsv1.EC2NodeClassSpec) {
+			s.AMIFamily = ptr.To(awsv1.AMIFamilyAL2023)
+			s.AMISelectorTerms = []awsv1.AMISelectorTerm{{Tags: map[string]string{"team": "platform"}, Owner: "self"}}
+		}, 3, nil, []string{"nodepilot-custom-al2023-x86_64-", "nodepilot-custom-al2023-arm64-"}, true, ""},
+		{"an AMI by name", func(s *awsv1.EC2NodeClassSpec) {
+			s.AMIFamily = ptr.To(awsv1.AMIFamilyAL2023)
+			s.AMISelectorTerms = []awsv1.AMISelectorTerm{{Name: "amazon-eks-node-al2023-x86_64-standard-1.30-*"}}
+		}, 3, nil, []string{"amazon-eks-node-al2023-x86_64-standard-1.30"}, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nc := emulatorNodeClass()
+			tt.spec(&nc.Spec)
+			env.clk.Step(DefaultSelectorTTL) // each case resolves afresh
+			st := env.p.NodeClassStatus(ctx, nc)
+			if len(st.Subnets) != tt.subnets {
+				t.Errorf("subnets %+v, want %d", st.Subnets, tt.subnets)
+			}
+			if tt.groups != nil {
+				var names []string
+				for _, g := range st.SecurityGroups {
+					names = append(names, g.Name)
+				}
+				if strings.Join(slices.Sorted(slices.Values(names)), ",") != strings.Join(tt.groups, ",") {
+					t.Errorf("security groups %v, want %v", names, tt.groups)
+				}
+			}
+			if tt.amiNames != nil {
+				if len(st.AMIs) != len(tt.amiNames) {
+					t.Fatalf("AMIs %+v, want %d", st.AMIs, len(tt.amiNames))
+				}
+				for i, prefix := range tt.amiNames {
+					if !strings.HasPrefix(st.AMIs[i].Name, prefix) {
+						t.Errorf("AMI %d %+v, want a name starting %q", i, st.AMIs[i], prefix)
+					}
+				}
+			}
+			if tt.newest {
+				for _, a := range st.AMIs {
+					if want := newestImage(t, env, a.Requirements[0].Values[0]); a.ID != want {
+						t.Errorf("%s AMI %s, want the newest tagged one, %s", a.Requirements[0].Values[0], a.ID, want)
+					}
+				}
+			}
+			for _, c := range st.Conditions {
+				wantTrue := tt.notReadyOn == "" || (c.Type != tt.notReadyOn && c.Type != awsv1.ConditionTypeReady)
+				if (c.Status == "True") != wantTrue {
+					t.Errorf("condition %s %s (%s), want true=%v", c.Type, c.Status, c.Message, wantTrue)
+				}
+			}
+		})
+	}
+}
+
+// newestImage asks EC2 for the account's images tagged team=platform of an architecture and
+// returns the newest.
+func newestImage(t *testing.T, env *emulatorEnv, arch string) string {
+	t.Helper()
+	endpoint := env.em.Endpoint()
+	raw := ec2.NewFromConfig(testSDKConfig(t, env.em.HTTPClient()), func(o *ec2.Options) { o.BaseEndpoint = &endpoint })
+	out, err := raw.DescribeImages(context.Background(), &ec2.DescribeImagesInput{Owners: []string{"self"},
+		Filters: []ec2types.Filter{{Name: sdkaws.String("tag:team"), Values: []string{"platform"}}}})
+	must(t, err)
+	best, created := "", ""
+	for _, img := range out.Images {
+		if archOf([]ec2types.ArchitectureType{ec2types.ArchitectureType(img.Architecture)}) == arch && *img.CreationDate > created {
+			best, created = *img.ImageId, *img.CreationDate
+		}
+	}
+	return best
+}
+
+func TestEmulatorLaunch(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	if _, err := env.p.InstanceTypes(ctx, testNodePool()); err != nil {
+		t.Fatal(err)
+	}
+	_ = env.p.NodeClassStatus(ctx, emulatorNodeClass()) // the kube layer resolves the node class first
+	claim := testNodeClaim("default-1", in(corev1.LabelArchStable, "amd64"), in(awsv1.LabelInstanceCPU, "2"))
+	claim.Spec.Taints = []corev1.Taint{{Key: "dedicated", Value: "web", Effect: corev1.TaintEffectNoSchedule}}
+	before := env.clients.Calls.Counts()
+	got, err := env.p.Create(ctx, claim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := diffCounts(before, env.clients.Calls.Counts())
+	before = env.clients.Calls.Counts()
+	second, err := env.p.Create(ctx, testNodeClaim("default-2", in(corev1.LabelArchStable, "amd64"), in(awsv1.LabelInstanceCPU, "2")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffCounts(before, env.clients.Calls.Counts()); d["ec2:CreateFleet"] != 1 || len(d) > 2 {
+		t.Errorf("a launch of another configuration called %v, want CreateLaunchTemplate and CreateFleet", d)
+	}
+	if !mapsEqual(first, map[string]int64{"ec2:CreateLaunchTemplate": 1, "ec2:CreateFleet": 1}) {
+		t.Errorf("first launch called %v, want CreateLaunchTemplate and CreateFleet", first)
+	}
+	// default-2 has no taint, so its user data and launch template differ; a third launch like
+	// the second shows the steady state.
+	before = env.clients.Calls.Counts()
+	if _, err := env.p.Create(ctx, testNodeClaim("default-3", in(corev1.LabelArchStable, "amd64"), in(awsv1.LabelInstanceCPU, "2"))); err != nil {
+		t.Fatal(err)
+	}
+	steady := diffCounts(before, env.clients.Calls.Counts())
+	t.Logf("API calls per launch: %v for the first of a configuration, then %v", first, steady)
+	if !mapsEqual(steady, map[string]int64{"ec2:CreateFleet": 1}) {
+		t.Errorf("a launch of a known configuration called %v, want CreateFleet only", steady)
+	}
+	if n := env.em.CallCounts(); n["DescribeInstanceTypes"] == 0 || n["CreateFleet"] != 3 {
+		t.Errorf("the emulator counted %v", n)
+	}
+
+	req, _ := env.ec2.last()
+	if len(overrides(req)) > MaxFleetInstanceTypes*3 || req.SpotOptions == nil {
+		t.Errorf("fleet request with %d overrides, spot options %v", len(overrides(req)), req.SpotOptions)
+	}
+	insts := env.instancesOf("default-1")
+	if len(insts) != 1 {
+		t.Fatalf("instances of default-1: %+v, want one", insts)
+	}
+	inst := insts[0]
+	if got.Status.ProviderID != "aws:///"+inst.Zone+"/"+inst.ID || got.Status.ImageID != inst.ImageID ||
+		got.Labels[corev1.LabelInstanceTypeStable] != inst.InstanceType || got.Labels[karpv1.CapacityTypeLabelKey] != karpv1.CapacityTypeSpot ||
+		got.Labels[corev1.LabelTopologyZone] != inst.Zone || got.Labels[awsv1.LabelInstanceCPU] != "2" || got.Labels[awsv1.LabelTopologyZoneID] == "" {
+		t.Errorf("nodeclaim %v %+v does not describe instance %+v", got.Labels, got.Status, inst)
+	}
+	if got.Status.Allocatable.Cpu().MilliValue() >= 2000 || got.Status.Capacity.Memory().IsZero() {
+		t.Errorf("capacity %v allocatable %v, want 2 CPUs less overhead", got.Status.Capacity, got.Status.Allocatable)
+	}
+	for k, v := range map[string]string{"kubernetes.io/cluster/test": "owned", awsv1.TagKeyEKSClusterName: "test", awsv1.TagKeyNodePool: "default",
+		awsv1.TagKeyNodeClaim: "default-1", awsv1.TagKeyNodeClass: "default", "Name": "default-1", "team": "platform"} {
+		if inst.Tags[k] != v {
+			t.Errorf("instance tag %s=%q, want %q", k, inst.Tags[k], v)
+		}
+	}
+	if second.Labels[corev1.LabelTopologyZone] == "" {
+		t.Errorf("second launch %v", second.Labels)
+	}
+	list, err := env.p.List(ctx)
+	if err != nil || len(list) != 3 {
+		t.Errorf("list: %d, %v; want 3", len(list), err)
+	}
+}
+
+// TestEmulatorCapacityErrorsMoveToTheNextOffering injects capacity errors for the cheapest
+// on-demand offering: the launch fails with an insufficient capacity error naming it, the engine
+// sees it unavailable at once, and the retry gets the next cheapest offering without trying the
+// failed one again; three minutes later it is available again.
+func TestEmulatorCapacityErrorsMoveToTheNextOffering(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	if err := env.em.InjectCapacityError(emulator.CapacityFault{InstanceType: "m5.large", Zone: "us-east-1a", CapacityType: "on-demand"}); err != nil {
+		t.Fatal(err)
+	}
+	onDemand := in(karpv1.CapacityTypeLabelKey, karpv1.CapacityTypeOnDemand)
+	zoneA := in(corev1.LabelTopologyZone, "us-east-1a")
+	failed := offering{karpv1.CapacityTypeOnDemand, "m5.large", "us-east-1a"}
+
+	_, err := env.p.Create(ctx, testNodeClaim("first", in(corev1.LabelInstanceTypeStable, "m5.large"), zoneA, onDemand))
+	var ice *cloudprovider.InsufficientCapacityError
+	if !errors.As(err, &ice) || strings.Join(ice.Offerings, ",") != failed.String() {
+		t.Fatalf("create: %v, want an insufficient capacity error for %s", err, failed)
+	}
+	types, err := env.p.InstanceTypes(ctx, testNodePool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, ok := findOffering(types, failed); !ok || o.Available {
+		t.Errorf("failed offering %+v right after the error, want unavailable", o)
+	}
+	if o, ok := findOffering(types, offering{karpv1.CapacityTypeOnDemand, "m5.large", "us-east-1b"}); !ok || !o.Available {
+		t.Errorf("the same type in another zone %+v, want available", o)
+	}
+
+	// The retry (the engine's next solve) may use m5.large or m5.xlarge in us-east-1a.
+	got, err := env.p.Create(ctx, testNodeClaim("retry", in(corev1.LabelInstanceTypeStable, "m5.large", "m5.xlarge"), zoneA, onDemand))
+	if err != nil {
+		t.Fatalf("retry: %v", err)
+	}
+	if it := got.Labels[corev1.LabelInstanceTypeStable]; it != "m5.xlarge" {
+		t.Errorf("retry launched %s, want m5.xlarge, the next cheapest offering", it)
+	}
+	req, out := env.ec2.last()
+	if pools := overrides(req); strings.Join(pools, ",") != "m5.xlarge us-east-1a" {
+		t.Errorf("retry offered %v, want only m5.xlarge us-east-1a (the failed offering left out)", pools)
+	}
+	if len(out.Errors) != 0 {
+		t.Errorf("retry met errors %v, want none", out.Errors)
+	}
+
+	env.clk.Step(DefaultUnavailableFor)
+	types, err = env.p.InstanceTypes(ctx, testNodePool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := findOffering(types, failed); !o.Available {
+		t.Errorf("failed offering %+v after %s, want available again", o, DefaultUnavailableFor)
+	}
+}
+
+// TestEmulatorRestartBetweenLaunchAndRecord loses CreateFleet's answer (the process dies after
+// EC2 launched), then starts a new provider against the same emulator and launches the same
+// NodeClaim again: the client token makes EC2 answer with the first instance, and no second one
+// exists. A retry whose request differs (prices moved) finds the instance by its tag.
+func TestEmulatorRestartBetweenLaunchAndRecord(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	claim := testNodeClaim("survivor", in(corev1.LabelInstanceTypeStable, "m5.large", "c5.large"))
+
+	env.ec2.crash = true
+	if _, err := env.p.Create(ctx, claim); err == nil {
+		t.Fatal("create through the crashing client succeeded")
+	}
+	launched := env.instancesOf("survivor")
+	if len(launched) != 1 {
+		t.Fatalf("instances after the crash: %+v, want the one EC2 launched", launched)
+	}
+
+	restarted := env.newProvider(t, Clients{EC2: env.clients.EC2.(*fleetRecorder).EC2API, SQS: env.clients.SQS, SSM: env.clients.SSM,
+		Pricing: env.clients.Pricing, IAM: env.clients.IAM, Calls: env.clients.Calls})
+	got, err := restarted.Create(ctx, claim)
+	if err != nil {
+		t.Fatalf("create after the restart: %v", err)
+	}
+	if want := "aws:///" + launched[0].Zone + "/" + launched[0].ID; got.Status.ProviderID != want {
+		t.Errorf("after the restart the NodeClaim got %s, want the first launch's %s", got.Status.ProviderID, want)
+	}
+	if n := len(env.instancesOf("survivor")); n != 1 {
+		t.Errorf("%d instances for the NodeClaim, want 1", n)
+	}
+
+	// A third process whose request differs: one offering has become unavailable meanwhile.
+	third := env.newProvider(t, Clients{EC2: env.clients.EC2.(*fleetRecorder).EC2API, SQS: env.clients.SQS, SSM: env.clients.SSM,
+		Pricing: env.clients.Pricing, IAM: env.clients.IAM})
+	third.unavailable.mark(offering{karpv1.CapacityTypeSpot, "c5.large", "us-east-1c"})
+	got, err = third.Create(ctx, claim)
+	if err != nil {
+		t.Fatalf("create with a different request: %v", err)
+	}
+	if want := "aws:///" + launched[0].Zone + "/" + launched[0].ID; got.Status.ProviderID != want {
+		t.Errorf("a differing retry got %s, want the first launch's %s", got.Status.ProviderID, want)
+	}
+	if n := len(env.instancesOf("survivor")); n != 1 {
+		t.Errorf("%d instances for the NodeClaim after a differing retry, want 1", n)
+	}
+}
+
+func TestEmulatorDeleteAndGet(t *testing.T) {
+	env := startEmulator(t, func(c *emulator.Config) { c.ShutdownDelay = 5 * time.Second })
+	ctx := context.Background()
+	var claims []*karpv1.NodeClaim
+	for _, name := range []string{"a", "b", "c", "d"} {
+		c, err := env.p.Create(ctx, testNodeClaim(name, in(corev1.LabelInstanceTypeStable, "m5.large")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		claims = append(claims, c)
+	}
+	before := env.clients.Calls.Counts()
+	var wg sync.WaitGroup
+	errs := make([]error, len(claims))
+	for i, c := range claims {
+		wg.Go(func() { errs[i] = env.p.Delete(ctx, c) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("delete %s: %v", claims[i].Name, err)
+		}
+	}
+	if d := diffCounts(before, env.clients.Calls.Counts()); d["ec2:TerminateInstances"] != 1 {
+		t.Errorf("4 concurrent deletes called %v, want one batched TerminateInstances", d)
+	}
+	got, err := env.p.Get(ctx, claims[0].Status.ProviderID)
+	if err != nil || got.DeletionTimestamp == nil {
+		t.Errorf("get while shutting down: %+v, %v; want a deletion timestamp", got, err)
+	}
+	if err := env.p.Delete(ctx, claims[0]); err != nil {
+		t.Errorf("delete while shutting down: %v, want nil (not gone yet)", err)
+	}
+	env.clk.Step(10 * time.Second)
+	if err := env.p.Delete(ctx, claims[0]); !cloudprovider.IsNodeClaimNotFound(err) {
+		t.Errorf("delete once terminated: %v, want NodeClaimNotFound", err)
+	}
+	if _, err := env.p.Get(ctx, claims[0].Status.ProviderID); !cloudprovider.IsNodeClaimNotFound(err) {
+		t.Errorf("get once terminated: %v, want NodeClaimNotFound", err)
+	}
+	if list, err := env.p.List(ctx); err != nil || len(list) != 0 {
+		t.Errorf("list once terminated: %d, %v; want none", len(list), err)
+	}
+	unknown := *claims[0]
+	unknown.Status.ProviderID = "aws:///us-east-1a/i-0123456789abcdef0"
+	if err := env.p.Delete(ctx, &unknown); !cloudprovider.IsNodeClaimNotFound(err) {
+		t.Errorf("delete of an unknown instance: %v, want NodeClaimNotFound", err)
+	}
+}
+
+func TestEmulatorGarbageCollection(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	kept, err := env.p.Create(ctx, testNodeClaim("kept", in(corev1.LabelInstanceTypeStable, "m5.large")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaked, err := env.p.Create(ctx, testNodeClaim("leaked", in(corev1.LabelInstanceTypeStable, "m5.large")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	launching := testNodeClaim("launching", in(corev1.LabelInstanceTypeStable, "m5.large"))
+	if _, err := env.p.Create(ctx, launching); err != nil {
+		t.Fatal(err)
+	}
+	// "launching" exists but has no provider ID yet (its status was not written): it is claimed.
+	claims := []*karpv1.NodeClaim{kept, launching}
+	if records, err := env.p.CollectGarbage(ctx, claims); err != nil || len(records) != 0 {
+		t.Fatalf("within the grace period: %+v, %v; want nothing", records, err)
+	}
+	env.clk.Step(DefaultGCGracePeriod)
+	records, err := env.p.CollectGarbage(ctx, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(records) != 1 || records[0].ProviderID != leaked.Status.ProviderID || records[0].NodeClaim != "leaked" ||
+		records[0].NodePool != "default" || !strings.Contains(records[0].Reason, "does not exist") {
+		t.Fatalf("records %+v, want the leaked instance, with its reason", records)
+	}
+	t.Logf("GC record: %s", records[0].Reason)
+	if n := len(env.instancesOf("leaked")); n != 0 {
+		t.Errorf("leaked instance still running")
+	}
+	if len(env.instancesOf("kept")) != 1 || len(env.instancesOf("launching")) != 1 {
+		t.Errorf("claimed instances were terminated")
+	}
+}
+
+func TestEmulatorDrift(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	claim, err := env.p.Create(ctx, testNodeClaim("drifter", in(corev1.LabelInstanceTypeStable, "m5.large")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var otherSubnet string
+	for _, s := range env.em.Subnets() {
+		if s.Zone != claim.Labels[corev1.LabelTopologyZone] {
+			otherSubnet = s.ID
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(*awsv1.EC2NodeClass)
+		want   cloudprovider.DriftReason
+	}{
+		{"unchanged", func(*awsv1.EC2NodeClass) {}, ""},
+		{"spec changed", func(nc *awsv1.EC2NodeClass) { nc.Spec.Tags["team"] = "payments" }, DriftNodeClass},
+		{"AMI no longer selected", func(nc *awsv1.EC2NodeClass) { nc.Spec.AMISelectorTerms[0].Alias = "al2023@v20991231" }, DriftAMI},
+		{"subnet no longer selected", func(nc *awsv1.EC2NodeClass) {
+			nc.Spec.SubnetSelectorTerms = []awsv1.SubnetSelectorTerm{{ID: otherSubnet}}
+		}, DriftSubnet},
+		{"other security groups", func(nc *awsv1.EC2NodeClass) {
+			nc.Spec.SecurityGroupSelectorTerms = append(nc.Spec.SecurityGroupSelectorTerms, awsv1.SecurityGroupSelectorTerm{Name: "default"})
+		}, DriftSecurityGroup},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nc := emulatorNodeClass()
+			tt.change(nc)
+			env.store.put(nc)
+			env.clk.Step(DefaultSelectorTTL)
+			got, err := env.p.IsDrifted(ctx, claim)
+			if tt.want == DriftAMI {
+				// An alias of a release the emulator lacks resolves to nothing: the AMIs are not
+				// ready, which IsDrifted reports as an error rather than drift.
+				if err == nil && got != DriftAMI {
+					t.Errorf("drift %q, %v; want AMIDrift or an error", got, err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("drift %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	// An AMI that resolves but is another image: the custom AMIs.
+	nc := emulatorNodeClass()
+	nc.Spec.AMIFamily = ptr.To(awsv1.AMIFamilyAL2023)
+	nc.Spec.AMISelectorTerms = []awsv1.AMISelectorTerm{{Tags: map[string]string{"team": "platform"}}}
+	env.store.put(nc)
+	env.clk.Step(DefaultSelectorTTL)
+	if got, err := env.p.IsDrifted(ctx, claim); err != nil || (got != DriftAMI && got != DriftNodeClass) {
+		t.Errorf("drift after an AMI change: %q, %v; want AMIDrift", got, err)
+	}
+}
+
+func TestEmulatorPermissionDeniedIsOneClearError(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	var logged strings.Builder
+	if err := env.em.FailNext("DescribeSubnets", 3, "UnauthorizedOperation"); err != nil {
+		t.Fatal(err)
+	}
+	// A recorder that logs to a buffer, installed through a fresh set of clients.
+	cfg := testSDKConfig(t, env.em.HTTPClient())
+	clients := NewClients(cfg, Endpoints{}.All(env.em.Endpoint()), slogTo(&logged))
+	p := env.newProvider(t, clients)
+	var perr *PermissionError
+	for range 3 {
+		env.clk.Step(DefaultSelectorTTL)
+		_, err := p.Create(ctx, testNodeClaim("denied"))
+		if !errors.As(err, &perr) || perr.Action != "ec2:DescribeSubnets" || !strings.Contains(err.Error(), PolicyFile) {
+			t.Fatalf("create: %v, want a permission error naming ec2:DescribeSubnets and %s", err, PolicyFile)
+		}
+	}
+	if n := strings.Count(logged.String(), "AWS denied"); n != 1 {
+		t.Errorf("the denial was logged %d times, want once:\n%s", n, logged.String())
+	}
+	if d := p.Status().Denied; len(d) != 1 || d[0] != "ec2:DescribeSubnets" {
+		t.Errorf("status denied %v, want [ec2:DescribeSubnets]", d)
+	}
+}
+
+func TestEmulatorThrottlingIsRetried(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	cfg, err := LoadConfig(ctx, ConfigOptions{Region: testRegion, Credentials: testSDKConfig(t, nil).Credentials, MaxAttempts: 5,
+		HTTPClient: env.em.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := env.newProvider(t, NewClients(cfg, Endpoints{}.All(env.em.Endpoint()), quietLog()))
+	if err := env.em.InjectThrottle(emulator.Throttle{Operation: "DescribeSubnets", Next: 2}); err != nil {
+		t.Fatal(err)
+	}
+	st := p.NodeClassStatus(ctx, emulatorNodeClass())
+	if len(st.Subnets) != 3 {
+		t.Errorf("subnets %+v after two throttled calls, want the SDK's retries to get all 3", st.Subnets)
+	}
+	if n := env.em.CallCounts()["DescribeSubnets"]; n != 3 {
+		t.Errorf("DescribeSubnets reached the emulator %d times, want 3 (two throttled, one answered)", n)
+	}
+}
+
+func TestMissingRegionIsOneClearError(t *testing.T) {
+	for _, env := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE"} {
+		t.Setenv(env, "")
+	}
+	t.Setenv("AWS_CONFIG_FILE", "/nonexistent")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent")
+	_, err := LoadConfig(context.Background(), ConfigOptions{})
+	if !errors.Is(err, ErrNoRegion) || err.Error() != "no AWS region: set --region or AWS_REGION" {
+		t.Errorf("error %v, want %v", err, ErrNoRegion)
+	}
+}
+
+// slogTo is a logger writing text lines to w.
+func slogTo(w *strings.Builder) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+// TestEmulatorInterruptions injects each interruption kind and expects the right engine event,
+// with the instance's provider ID, and the message deleted; then an unparseable message (deleted
+// without an event) and a handling failure (the message comes back and is deleted once handled).
+func TestEmulatorInterruptions(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	launch := func(name, capacityType string) *karpv1.NodeClaim {
+		t.Helper()
+		c, err := env.p.Create(ctx, testNodeClaim(name, in(corev1.LabelInstanceTypeStable, "m5.large"), in(karpv1.CapacityTypeLabelKey, capacityType)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	spot, spot2 := launch("spot", karpv1.CapacityTypeSpot), launch("spot-2", karpv1.CapacityTypeSpot)
+	od, od2 := launch("on-demand", karpv1.CapacityTypeOnDemand), launch("on-demand-2", karpv1.CapacityTypeOnDemand)
+	idOf := func(c *karpv1.NodeClaim) string { id, _ := instanceID(c.Status.ProviderID); return id }
+
+	events := make(chan cloudprovider.Interruption, 20)
+	var failNext atomic.Bool
+	handle := func(_ context.Context, e cloudprovider.Interruption) error {
+		events <- e
+		if failNext.CompareAndSwap(true, false) {
+			return errors.New("the engine is busy")
+		}
+		return nil
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- env.p.Interruptions("test").Run(runCtx, handle) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("the queue stopped with %v, want context.Canceled", err)
+		}
+	})
+	deletes := func() int { return env.em.CallCounts()["DeleteMessage"] }
+	waitDeletes := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for deletes() < want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d messages deleted, want %d", deletes(), want)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	receive := func() cloudprovider.Interruption {
+		t.Helper()
+		select {
+		case e := <-events:
+			return e
+		case <-time.After(10 * time.Second):
+			t.Fatal("no event within 10s")
+			return cloudprovider.Interruption{}
+		}
+	}
+
+	type want struct {
+		kind   cloudprovider.InterruptionKind
+		detail string
+		drain  bool
+	}
+	tests := []struct {
+		name   string
+		inject emulator.Interruption
+		claim  *karpv1.NodeClaim
+		want   []want
+	}{
+		{"spot interruption", emulator.Interruption{Kind: emulator.SpotInterruption, InstanceID: idOf(spot)}, spot,
+			[]want{{cloudprovider.SpotInterruption, "terminate", true}}},
+		{"rebalance recommendation", emulator.Interruption{Kind: emulator.RebalanceRecommendation, InstanceID: idOf(spot2)}, spot2,
+			[]want{{cloudprovider.RebalanceRecommendation, "", false}}},
+		{"scheduled change", emulator.Interruption{Kind: emulator.ScheduledChange, InstanceID: idOf(od)}, od,
+			[]want{{cloudprovider.ScheduledChange, "", true}}},
+		{"capacity reservation interruption", emulator.Interruption{Kind: emulator.CapacityReservationInterruption, InstanceID: idOf(od2)}, od2,
+			[]want{{cloudprovider.CapacityReservationInterruption, "terminate", true}}},
+		{"state change", emulator.Interruption{Kind: emulator.StateChange, InstanceID: idOf(spot2), State: "stopping"}, spot2,
+			[]want{{cloudprovider.StateChange, "stopping", true}, {cloudprovider.StateChange, "stopped", true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := deletes()
+			if err := env.em.Interrupt(tt.inject); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				e := receive()
+				if e.Kind != w.kind || e.Drain != w.drain || e.InstanceID != tt.inject.InstanceID || e.ProviderID != tt.claim.Status.ProviderID ||
+					(w.detail != "" && e.Detail != w.detail) {
+					t.Errorf("event %+v, want %s of %s (drain %v, detail %q)", e, w.kind, tt.claim.Status.ProviderID, w.drain, w.detail)
+				}
+			}
+			waitDeletes(before + len(tt.want))
+		})
+	}
+
+	t.Run("a spot interruption makes its offering unavailable", func(t *testing.T) {
+		types, err := env.p.InstanceTypes(ctx, testNodePool())
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := offering{karpv1.CapacityTypeSpot, "m5.large", spot.Labels[corev1.LabelTopologyZone]}
+		if of, ok := findOffering(types, o); !ok || of.Available {
+			t.Errorf("offering %s: %+v, want unavailable", o, of)
+		}
+	})
+
+	t.Run("an unparseable message is deleted without an event", func(t *testing.T) {
+		before := deletes()
+		_, err := env.sqs.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: sdkaws.String(env.em.QueueURL()), MessageBody: sdkaws.String("{not an event")})
+		must(t, err)
+		waitDeletes(before + 1)
+		select {
+		case e := <-events:
+			t.Errorf("event %+v from an unparseable message", e)
+		default:
+		}
+	})
+
+	t.Run("a failed handling is delivered again", func(t *testing.T) {
+		before := deletes()
+		failNext.Store(true)
+		if err := env.em.Interrupt(emulator.Interruption{Kind: emulator.RebalanceRecommendation, InstanceID: idOf(od)}); err != nil {
+			t.Fatal(err)
+		}
+		if e := receive(); e.Kind != cloudprovider.RebalanceRecommendation {
+			t.Fatalf("event %+v", e)
+		}
+		time.Sleep(50 * time.Millisecond)
+		if n := deletes(); n != before {
+			t.Fatalf("a message whose handling failed was deleted")
+		}
+		env.clk.Step(31 * time.Second) // past the queue's 30 s visibility timeout
+		if e := receive(); e.Kind != cloudprovider.RebalanceRecommendation || e.ProviderID != od.Status.ProviderID {
+			t.Fatalf("redelivered event %+v", e)
+		}
+		waitDeletes(before + 1)
+	})
+}
+
+// BenchmarkLaunch measures Create, from a NodeClaim to a running instance, against the emulator
+// with no boot delay and no call latency: the provider's work plus one CreateFleet round trip.
+func BenchmarkLaunch(b *testing.B) {
+	env := startEmulator(b, func(c *emulator.Config) { c.FreeAddresses = 1 << 20 })
+	ctx := context.Background()
+	reqs := []karpv1.NodeSelectorRequirementWithMinValues{in(corev1.LabelArchStable, "amd64"), in(awsv1.LabelInstanceCPU, "2", "4")}
+	if _, err := env.p.Create(ctx, testNodeClaim("warm-up", reqs...)); err != nil {
+		b.Fatal(err)
+	}
+	claims := make([]*karpv1.NodeClaim, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		c, err := env.p.Create(ctx, testNodeClaim("bench-"+strconv.Itoa(i), reqs...))
+		if err != nil {
+			b.Fatal(err)
+		}
+		claims = append(claims, c)
+		i++
+	}
+	b.StopTimer()
+	running := map[string]bool{}
+	for _, inst := range env.em.Instances() {
+		running[inst.ID] = inst.State == "running"
+	}
+	for _, c := range claims {
+		if id, _ := instanceID(c.Status.ProviderID); !running[id] {
+			b.Fatalf("%s is not running", c.Status.ProviderID)
+		}
+	}
+}
