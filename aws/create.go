@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	corev1 "k8s.io/api/core/v1"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -107,12 +108,12 @@ func (p *Provider) launch(ctx context.Context, nodeClaim *karpv1.NodeClaim, nc *
 // launchedEarlier finds the instance an earlier CreateFleet launched for the NodeClaim, by its
 // karpenter.sh/nodeclaim tag.
 func (p *Provider) launchedEarlier(ctx context.Context, nodeClaim *karpv1.NodeClaim, cause error) (*launched, error) {
-	instances, err := p.describe(ctx, filter("tag:"+awsv1.TagKeyNodeClaim, nodeClaim.Name))
+	instances, err := p.nodeClaimInstances(ctx, nodeClaim.Name)
 	if err != nil {
 		return nil, fmt.Errorf("nodeclaim %q: finding the instance of an earlier launch (%v): %w", nodeClaim.Name, cause, err)
 	}
 	for _, inst := range instances {
-		if !inst.gone() {
+		if inst.state != string(ec2types.InstanceStateNameShuttingDown) {
 			return &launched{id: inst.id, instanceType: inst.instanceType, zone: inst.zone, subnetID: inst.subnetID, capacityType: inst.capacityType}, nil
 		}
 	}

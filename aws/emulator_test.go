@@ -519,9 +519,16 @@ func TestEmulatorRestartBetweenLaunchAndRecord(t *testing.T) {
 
 	restarted := env.newProvider(t, Clients{EC2: env.clients.EC2.(*fleetRecorder).EC2API, SQS: env.clients.SQS, SSM: env.clients.SSM,
 		Pricing: env.clients.Pricing, IAM: env.clients.IAM, Calls: env.clients.Calls})
+	if _, err := restarted.InstanceTypes(ctx, testNodePool()); err != nil {
+		t.Fatal(err)
+	}
+	before := env.clients.Calls.Counts()
 	got, err := restarted.Create(ctx, claim)
 	if err != nil {
 		t.Fatalf("create after the restart: %v", err)
+	}
+	if d := diffCounts(before, env.clients.Calls.Counts()); d["ec2:DescribeInstances"] != 0 || d["ec2:CreateFleet"] != 1 {
+		t.Errorf("the retry called %v, want one CreateFleet answered from its client token", d)
 	}
 	if want := "aws:///" + launched[0].Zone + "/" + launched[0].ID; got.Status.ProviderID != want {
 		t.Errorf("after the restart the NodeClaim got %s, want the first launch's %s", got.Status.ProviderID, want)
@@ -532,17 +539,35 @@ func TestEmulatorRestartBetweenLaunchAndRecord(t *testing.T) {
 
 	// A third process whose request differs: one offering has become unavailable meanwhile.
 	third := env.newProvider(t, Clients{EC2: env.clients.EC2.(*fleetRecorder).EC2API, SQS: env.clients.SQS, SSM: env.clients.SSM,
-		Pricing: env.clients.Pricing, IAM: env.clients.IAM})
+		Pricing: env.clients.Pricing, IAM: env.clients.IAM, Calls: env.clients.Calls})
 	third.unavailable.mark(offering{karpv1.CapacityTypeSpot, "c5.large", "us-east-1c"})
+	if _, err := third.InstanceTypes(ctx, testNodePool()); err != nil {
+		t.Fatal(err)
+	}
+	before = env.clients.Calls.Counts()
 	got, err = third.Create(ctx, claim)
 	if err != nil {
 		t.Fatalf("create with a different request: %v", err)
+	}
+	if d := diffCounts(before, env.clients.Calls.Counts()); d["ec2:DescribeInstances"] != 1 {
+		t.Errorf("the differing retry called %v, want CreateFleet refused (IdempotentParameterMismatch) then DescribeInstances", d)
 	}
 	if want := "aws:///" + launched[0].Zone + "/" + launched[0].ID; got.Status.ProviderID != want {
 		t.Errorf("a differing retry got %s, want the first launch's %s", got.Status.ProviderID, want)
 	}
 	if n := len(env.instancesOf("survivor")); n != 1 {
 		t.Errorf("%d instances for the NodeClaim after a differing retry, want 1", n)
+	}
+
+	// Deleting a NodeClaim whose launch was never recorded finds its instance by tag.
+	if err := third.Delete(ctx, claim); err != nil {
+		t.Errorf("delete without a provider ID: %v", err)
+	}
+	if n := len(env.instancesOf("survivor")); n != 0 {
+		t.Errorf("%d instances left for the deleted NodeClaim", n)
+	}
+	if err := third.Delete(ctx, claim); !cloudprovider.IsNodeClaimNotFound(err) {
+		t.Errorf("second delete without a provider ID: %v, want NodeClaimNotFound", err)
 	}
 }
 

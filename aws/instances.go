@@ -9,6 +9,7 @@ import (
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -158,10 +159,10 @@ func (p *Provider) nodeClaimFromInstance(ctx context.Context, inst instance) *ka
 		nodeClaim.Status.Allocatable = it.Allocatable()
 	} else {
 		nodeClaim.Labels = map[string]string{
-			"node.kubernetes.io/instance-type": inst.instanceType,
-			"topology.kubernetes.io/zone":      inst.zone,
-			"topology.kubernetes.io/region":    p.opts.Region,
-			karpv1.CapacityTypeLabelKey:        inst.capacityType,
+			corev1.LabelInstanceTypeStable: inst.instanceType,
+			corev1.LabelTopologyZone:       inst.zone,
+			corev1.LabelTopologyRegion:     p.opts.Region,
+			karpv1.CapacityTypeLabelKey:    inst.capacityType,
 		}
 	}
 	if pool := inst.tags[awsv1.TagKeyNodePool]; pool != "" {
@@ -181,8 +182,13 @@ func (p *Provider) nodeClaimFromInstance(ctx context.Context, inst instance) *ka
 
 // Delete terminates the NodeClaim's instance, batched with concurrent deletions into one
 // TerminateInstances call. It returns nil while the instance is shutting down, and a
-// *cloudprovider.NodeClaimNotFoundError once it is gone (terminated or unknown to EC2).
+// *cloudprovider.NodeClaimNotFoundError once it is gone (terminated or unknown to EC2). A
+// NodeClaim without a provider ID (its launch was never recorded) has its instances found by
+// their karpenter.sh/nodeclaim tag.
 func (p *Provider) Delete(ctx context.Context, nodeClaim *karpv1.NodeClaim) error {
+	if nodeClaim.Status.ProviderID == "" {
+		return p.deleteUnrecorded(ctx, nodeClaim)
+	}
 	id, err := instanceID(nodeClaim.Status.ProviderID)
 	if err != nil {
 		return fmt.Errorf("deleting nodeclaim %q: %w", nodeClaim.Name, err)
@@ -195,4 +201,36 @@ func (p *Provider) Delete(ctx context.Context, nodeClaim *karpv1.NodeClaim) erro
 		return &cloudprovider.NodeClaimNotFoundError{ProviderID: nodeClaim.Status.ProviderID}
 	}
 	return nil
+}
+
+// deleteUnrecorded terminates the live instances tagged for a NodeClaim whose launch result was
+// never recorded, such as after a crash between CreateFleet and the status update.
+func (p *Provider) deleteUnrecorded(ctx context.Context, nodeClaim *karpv1.NodeClaim) error {
+	instances, err := p.nodeClaimInstances(ctx, nodeClaim.Name)
+	if err != nil {
+		return fmt.Errorf("deleting nodeclaim %q: %w", nodeClaim.Name, err)
+	}
+	live := 0
+	for _, inst := range instances {
+		res, err := p.terminator.terminate(ctx, inst.id)
+		if err != nil {
+			return fmt.Errorf("deleting nodeclaim %q: %w", nodeClaim.Name, err)
+		}
+		if !res.gone() {
+			live++
+		}
+	}
+	if live == 0 {
+		return &cloudprovider.NodeClaimNotFoundError{}
+	}
+	return nil
+}
+
+// nodeClaimInstances lists the live instances of this cluster tagged for a NodeClaim.
+func (p *Provider) nodeClaimInstances(ctx context.Context, name string) ([]instance, error) {
+	return p.describe(ctx,
+		filter("tag:"+p.clusterTagKey(), "owned"),
+		filter("tag:"+awsv1.TagKeyNodeClaim, name),
+		ec2types.Filter{Name: sdkaws.String("instance-state-name"), Values: liveStates()},
+	)
 }
