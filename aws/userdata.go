@@ -200,7 +200,9 @@ func mimeParts(text string) ([][2]string, error) {
 	if !strings.HasPrefix(strings.TrimSpace(text), "MIME-Version:") {
 		return nil, nil
 	}
-	msg, err := mail.ReadMessage(strings.NewReader(strings.TrimSpace(text) + "\r\n"))
+	// One line ending throughout, so that the closing boundary is found whichever was used.
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n")) + "\n"
+	msg, err := mail.ReadMessage(strings.NewReader(text))
 	if err != nil {
 		return nil, fmt.Errorf("reading MIME headers: %w", err)
 	}
