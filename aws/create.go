@@ -106,7 +106,7 @@ func (p *Provider) launch(ctx context.Context, nodeClaim *karpv1.NodeClaim, nc *
 }
 
 // launchedEarlier finds the instance an earlier CreateFleet launched for the NodeClaim, by its
-// karpenter.sh/nodeclaim tag.
+// karpenter.sh/nodeclaim tag. When there is none, the NodeClaim is out of capacity for good.
 func (p *Provider) launchedEarlier(ctx context.Context, nodeClaim *karpv1.NodeClaim, cause error) (*launched, error) {
 	instances, err := p.nodeClaimInstances(ctx, nodeClaim.Name)
 	if err != nil {
@@ -117,7 +117,10 @@ func (p *Provider) launchedEarlier(ctx context.Context, nodeClaim *karpv1.NodeCl
 			return &launched{id: inst.id, instanceType: inst.instanceType, zone: inst.zone, subnetID: inst.subnetID, capacityType: inst.capacityType}, nil
 		}
 	}
-	return nil, fmt.Errorf("nodeclaim %q: ec2 CreateFleet: %w (and no instance of an earlier launch is running)", nodeClaim.Name, cause)
+	// The earlier attempt launched nothing (its offerings had no capacity) and EC2 holds its
+	// token: this NodeClaim cannot launch again, and the engine replaces it on this error.
+	return nil, &cloudprovider.InsufficientCapacityError{NodeClaim: nodeClaim.Name,
+		Cause: fmt.Errorf("an earlier launch with this NodeClaim's client token launched nothing, and EC2 refuses the token with other parameters: %w", cause)}
 }
 
 // templatesFor returns the launch template name per architecture of the plan, creating the

@@ -497,6 +497,22 @@ func TestEmulatorCapacityErrorsMoveToTheNextOffering(t *testing.T) {
 	if o, _ := findOffering(types, failed); !o.Available {
 		t.Errorf("failed offering %+v after %s, want available again", o, DefaultUnavailableFor)
 	}
+
+	// The NodeClaim that failed, launched again: its client token is spent on a launch that got
+	// nothing, so it stays an insufficient capacity error (the engine replaces the NodeClaim),
+	// whether EC2 replays the first answer or refuses the token with another request.
+	if _, err := env.p.Create(ctx, testNodeClaim("first", in(corev1.LabelInstanceTypeStable, "m5.large"), zoneA, onDemand)); !cloudprovider.IsInsufficientCapacity(err) {
+		t.Errorf("the failed NodeClaim again: %v, want an insufficient capacity error", err)
+	}
+	env.em.ClearFaults()
+	env.clk.Step(DefaultUnavailableFor)
+	_, err = env.p.Create(ctx, testNodeClaim("first", in(corev1.LabelInstanceTypeStable, "m5.large", "m5.xlarge"), zoneA, onDemand))
+	if !cloudprovider.IsInsufficientCapacity(err) || !strings.Contains(err.Error(), "client token") {
+		t.Errorf("the failed NodeClaim with another request: %v, want an insufficient capacity error about its client token", err)
+	}
+	if n := len(env.instancesOf("first")); n != 0 {
+		t.Errorf("%d instances for the failed NodeClaim", n)
+	}
 }
 
 // TestEmulatorRestartBetweenLaunchAndRecord loses CreateFleet's answer (the process dies after
