@@ -46,6 +46,8 @@ type Entry struct {
 	NodeClaims []string `json:",omitempty"`
 	Nodes      []string `json:",omitempty"`
 	Pods       []string `json:",omitempty"`
+	// Decision is "delete" or "replace" on the entry recording a disruption decision.
+	Decision string `json:",omitempty"`
 	// Replacements are the instance types a disruption replaces its nodes with.
 	Replacements []string `json:",omitempty"`
 	// PriceBefore and PriceAfter are in $/hour, for decisions about money.

@@ -67,9 +67,10 @@ func refName(ref *karpv1.NodeClassReference) string {
 }
 
 // Input builds the scheduling problem for pods over a snapshot: the NodePools with their limits
-// against what their nodes hold, and every node not going away as existing capacity, including
-// NodeClaims not yet registered, so that pods already planned onto them are not planned again.
-func Input(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts scheduling.Options, wellKnown []string) *scheduling.Input {
+// against what their nodes hold, and every node not going away (nor in exclude) as existing
+// capacity, including NodeClaims not yet registered, so that pods already planned onto them are
+// not planned again.
+func Input(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts scheduling.Options, wellKnown []string, exclude map[string]bool) *scheduling.Input {
 	in := &scheduling.Input{Pods: podsToPlace, DaemonSets: snap.DaemonSets, Options: opts, WellKnownLabels: wellKnown}
 	usage := map[string]corev1.ResourceList{}
 	for _, sn := range snap.Nodes {
@@ -87,7 +88,7 @@ func Input(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts s
 		in.NodePools = append(in.NodePools, scheduling.FromNodePool(pt.NodePool, pt.Types, usage[name]))
 	}
 	for _, sn := range snap.Nodes {
-		if sn.MarkedForDeletion {
+		if sn.MarkedForDeletion || exclude[sn.Name()] {
 			continue
 		}
 		if en, ok := existing(sn, cat, snap); ok {

@@ -66,33 +66,6 @@ func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudP
 // Last returns the latest pass's outcome, or nil before the first.
 func (p *Provisioner) Last() *Outcome { return p.last.Load() }
 
-// Run provisions until ctx ends: a change that may need capacity opens a batch; when the batch
-// closes, Reconcile runs.
-func (p *Provisioner) Run(ctx context.Context) {
-	batcher := NewBatcher(p.clock, p.opts.BatchIdle, p.opts.BatchMax)
-	changes := p.cluster.Subscribe()
-	go func() {
-		seen := uint64(0)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-changes:
-				if v := p.cluster.ProvisioningVersion(); v != seen {
-					seen = v
-					batcher.Trigger()
-				}
-			}
-		}
-	}()
-	for batcher.Wait(ctx) {
-		if _, err := p.Reconcile(ctx); err != nil && ctx.Err() == nil {
-			p.journal.Record(journal.Entry{Time: p.clock.Now(), Kind: journal.KindProvisioning, Reason: "Error",
-				Message: fmt.Sprintf("provisioning failed: %v", err)})
-		}
-	}
-}
-
 // Reconcile runs one provisioning pass over the current state. It does nothing until every
 // informer has synced: acting on a partial view could launch capacity that exists.
 func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
@@ -109,7 +82,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 		Message: fmt.Sprintf("found provisionable pod(s): %d", len(pending)), Pods: podNames(pending)})
 	cat := LoadCatalog(ctx, p.cloud, snap)
 	opts := scheduling.Options{PreferencePolicy: p.opts.PreferencePolicy, Deadline: now.Add(p.opts.SolveTimeout)}
-	results := scheduling.Solve(Input(snap, cat, pending, opts, p.opts.WellKnownLabels))
+	results := scheduling.Solve(Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil))
 	out := &Outcome{Time: now, Results: results, Notes: cat.Notes}
 	if n := len(results.NewNodeClaims); n > 0 {
 		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NodeClaimsComputed",

@@ -1,0 +1,177 @@
+package autoscaler
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/utils/clock"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/interruption"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/lifecycle"
+	"github.com/nodepilot/nodepilot/engine/provisioning"
+	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/engine/termination"
+)
+
+// Options tune every loop. DryRun in Provisioning, Lifecycle and Disruption is set from DryRun.
+type Options struct {
+	Provisioning provisioning.Options
+	Lifecycle    lifecycle.Options
+	Disruption   disruption.Options
+	// DryRun decides and journals everything as "would", and changes nothing.
+	DryRun bool
+	// GCPeriod is how often machines and NodeClaims are reconciled with each other.
+	GCPeriod time.Duration
+	// LifecyclePeriod is how often NodeClaims and terminations advance without a change.
+	LifecyclePeriod time.Duration
+}
+
+// DefaultOptions are Karpenter's.
+func DefaultOptions() Options {
+	return Options{Provisioning: provisioning.DefaultOptions(), Lifecycle: lifecycle.DefaultOptions(),
+		Disruption: disruption.DefaultOptions(), GCPeriod: 2 * time.Minute, LifecyclePeriod: time.Second}
+}
+
+// Autoscaler runs nodepilot's loops over a cluster and a cloud: provisioning, the NodeClaim
+// lifecycle, disruption, termination, interruption and garbage collection.
+type Autoscaler struct {
+	cluster       *state.Cluster
+	journal       *journal.Journal
+	clock         clock.WithTicker
+	opts          Options
+	interruptions cloudprovider.Interruptions
+
+	Provisioner  *provisioning.Provisioner
+	Lifecycle    *lifecycle.Controller
+	Disruption   *disruption.Controller
+	Termination  *termination.Controller
+	Interruption *interruption.Handler
+
+	paused atomic.Bool
+}
+
+// New builds the loops. interruptions may be nil (no interruption queue configured).
+func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, interruptions cloudprovider.Interruptions,
+	j *journal.Journal, c clock.WithTicker, opts Options) *Autoscaler {
+	opts.Provisioning.DryRun, opts.Lifecycle.DryRun, opts.Disruption.DryRun = opts.DryRun, opts.DryRun, opts.DryRun
+	return &Autoscaler{
+		cluster: cluster, journal: j, clock: c, opts: opts, interruptions: interruptions,
+		Provisioner:  provisioning.New(cluster, writer, cloud, j, c, opts.Provisioning),
+		Lifecycle:    lifecycle.New(cluster, writer, cloud, j, c, opts.Lifecycle),
+		Disruption:   disruption.New(cluster, writer, cloud, j, c, opts.Disruption),
+		Termination:  termination.New(cluster, writer, cloud, j, c, opts.DryRun),
+		Interruption: interruption.New(cluster, writer, j, c, opts.DryRun),
+	}
+}
+
+// Pause stops every loop from acting (they keep watching) until Resume.
+func (a *Autoscaler) Pause() { a.paused.Store(true) }
+
+// Resume undoes Pause.
+func (a *Autoscaler) Resume() { a.paused.Store(false) }
+
+// Paused reports whether the loops are paused.
+func (a *Autoscaler) Paused() bool { return a.paused.Load() }
+
+// DryRun reports whether the autoscaler only decides.
+func (a *Autoscaler) DryRun() bool { return a.opts.DryRun }
+
+// Run runs every loop until ctx ends, then waits for them to stop.
+func (a *Autoscaler) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	run := func(f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
+	run(func() { a.provision(ctx) })
+	run(func() {
+		a.loop(ctx, a.opts.LifecyclePeriod, true, func() error { a.Lifecycle.Reconcile(ctx); return nil })
+	})
+	run(func() {
+		a.loop(ctx, a.opts.LifecyclePeriod, true, func() error { a.Termination.Reconcile(ctx); return nil })
+	})
+	run(func() {
+		a.loop(ctx, a.opts.Disruption.Period, true, func() error { return a.Disruption.Reconcile(ctx) })
+	})
+	run(func() { a.loop(ctx, a.opts.GCPeriod, false, func() error { return a.Lifecycle.GarbageCollect(ctx) }) })
+	if a.interruptions != nil {
+		run(func() { a.interrupt(ctx) })
+	}
+	wg.Wait()
+}
+
+// loop calls reconcile every period, and on every cluster change when onChange, unless paused.
+func (a *Autoscaler) loop(ctx context.Context, period time.Duration, onChange bool, reconcile func() error) {
+	var changes <-chan struct{}
+	if onChange {
+		changes = a.cluster.Subscribe()
+	}
+	tick := a.clock.NewTicker(period)
+	defer tick.Stop()
+	for {
+		if !a.Paused() {
+			if err := reconcile(); err != nil && ctx.Err() == nil {
+				a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindDisruption, Reason: "Error", Message: err.Error()})
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes:
+		case <-tick.C():
+		}
+	}
+}
+
+// provision opens a batch on every change that may need capacity and provisions when it closes.
+func (a *Autoscaler) provision(ctx context.Context) {
+	batcher := provisioning.NewBatcher(a.clock, a.opts.Provisioning.BatchIdle, a.opts.Provisioning.BatchMax)
+	changes := a.cluster.Subscribe()
+	go func() {
+		seen := uint64(0)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-changes:
+				if v := a.cluster.ProvisioningVersion(); v != seen {
+					seen = v
+					batcher.Trigger()
+				}
+			}
+		}
+	}()
+	for batcher.Wait(ctx) {
+		if a.Paused() {
+			continue
+		}
+		if _, err := a.Provisioner.Reconcile(ctx); err != nil && ctx.Err() == nil {
+			a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindProvisioning, Reason: "Error", Message: "provisioning: " + err.Error()})
+		}
+	}
+}
+
+// interrupt handles the cloud's interruption events; a paused autoscaler leaves them queued.
+func (a *Autoscaler) interrupt(ctx context.Context) {
+	err := a.interruptions.Run(ctx, func(ctx context.Context, ev cloudprovider.Interruption) error {
+		for a.Paused() {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-a.clock.After(time.Second):
+			}
+		}
+		return a.Interruption.Handle(ctx, ev)
+	})
+	if err != nil && ctx.Err() == nil {
+		a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindInterruption, Reason: "Error", Message: "interruption queue: " + err.Error()})
+	}
+}

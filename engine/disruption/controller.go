@@ -1,0 +1,408 @@
+package disruption
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/utils/clock"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/provisioning"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// Options tune disruption.
+type Options struct {
+	// Period is how often a pass runs without a change (Karpenter: 10 s).
+	Period time.Duration
+	// ValidationDelay is how long a consolidation decision waits before it is checked again and
+	// carried out (Karpenter: 15 s).
+	ValidationDelay time.Duration
+	// ReplacementTimeout is how long a command waits for its replacements to initialize.
+	ReplacementTimeout time.Duration
+	// SpotToSpot allows replacing spot nodes by a cheaper spot node.
+	SpotToSpot bool
+	// MultiNodeMax caps the candidates of one multi-node consolidation (Karpenter: 100).
+	MultiNodeMax     int
+	PreferencePolicy scheduling.PreferencePolicy
+	WellKnownLabels  []string
+	// DryRun decides and journals what it would do, and changes nothing.
+	DryRun bool
+}
+
+// DefaultOptions are Karpenter's.
+func DefaultOptions() Options {
+	return Options{Period: 10 * time.Second, ValidationDelay: 15 * time.Second, ReplacementTimeout: 10 * time.Minute,
+		MultiNodeMax: 100, PreferencePolicy: scheduling.PreferencesRespect}
+}
+
+// Controller disrupts nodes one command at a time: emptiness, drift, multi-node and single-node
+// consolidation, in Karpenter's order, within budgets, PodDisruptionBudgets and do-not-disrupt.
+type Controller struct {
+	cluster *state.Cluster
+	writer  state.Writer
+	cloud   cloudprovider.CloudProvider
+	journal *journal.Journal
+	clock   clock.WithTicker
+	opts    Options
+
+	started bool
+	// pending is a consolidation decision waiting to be validated at validateAt.
+	pending    *Command
+	validateAt time.Time
+	// inflight is a command waiting for its replacements to initialize.
+	inflight *inflight
+	// lastDryRun keys the latest dry-run decision, so a repeated one is journaled once.
+	lastDryRun string
+}
+
+type inflight struct {
+	cmd          *Command
+	replacements []string
+	started      time.Time
+}
+
+// New returns a disruption controller.
+func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.WithTicker, opts Options) *Controller {
+	return &Controller{cluster: cluster, writer: writer, cloud: cloud, journal: j, clock: c, opts: opts}
+}
+
+// Reconcile makes one pass: it advances the command in flight, or validates the pending one, or
+// looks for a new one.
+func (c *Controller) Reconcile(ctx context.Context) error {
+	snap := c.cluster.Snapshot()
+	if !snap.Synced {
+		return nil
+	}
+	if !c.started {
+		c.started = true
+		if err := c.removeStaleTaints(ctx, snap); err != nil {
+			return err
+		}
+	}
+	now := c.clock.Now()
+	if c.inflight != nil {
+		return c.advance(ctx, snap, now)
+	}
+	cat := provisioning.LoadCatalog(ctx, c.cloud, snap)
+	if c.pending != nil {
+		if now.Before(c.validateAt) {
+			return nil
+		}
+		cmd := c.pending
+		c.pending = nil
+		if fresh, why := c.validate(snap, cat, cmd, now); why != "" {
+			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindValidation, Method: cmd.Method, Reason: BlockedValidationRejected,
+				Nodes: cmd.Nodes(), Message: fmt.Sprintf("abandoning %s after validation: %s", cmd.Method, why)})
+			return nil
+		} else {
+			cmd = fresh
+		}
+		return c.execute(ctx, cmd, now)
+	}
+	p := c.newPass(snap, cat, now)
+	cmd := p.decide()
+	c.recordBlocks(p, cmd)
+	switch {
+	case cmd == nil:
+		return nil
+	case c.opts.DryRun:
+		c.wouldExecute(cmd, now)
+		return nil
+	case cmd.Method == MethodDrift:
+		return c.execute(ctx, cmd, now)
+	}
+	c.pending, c.validateAt = cmd, now.Add(c.opts.ValidationDelay)
+	return nil
+}
+
+func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, now time.Time) *pass {
+	p := &pass{now: now, spotToSpot: c.opts.SpotToSpot, multiMax: c.opts.MultiNodeMax, blocks: map[string]*block{}, allowances: map[string]Allowance{},
+		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: c.opts.WellKnownLabels,
+			opts: scheduling.Options{PreferencePolicy: c.opts.PreferencePolicy}}}
+	pdbs := newPDBIndex(snap.PDBs)
+	for _, sn := range snap.Nodes {
+		if !sn.Managed() {
+			continue
+		}
+		cand, blk := candidate(sn, snap, cat, pdbs, now)
+		if blk != nil {
+			p.blocks[sn.Name()] = blk
+			continue
+		}
+		p.candidates = append(p.candidates, cand)
+	}
+	sortByCost(p.candidates)
+	return p
+}
+
+// decide runs the methods in Karpenter's order and returns the first command found.
+func (p *pass) decide() *Command {
+	if cmd := p.emptiness(); cmd != nil {
+		return cmd
+	}
+	if cmd := p.drift(); cmd != nil {
+		return cmd
+	}
+	cands := p.underutilized()
+	if cmd := p.multiNode(cands); cmd != nil {
+		return cmd
+	}
+	return p.singleNode(cands)
+}
+
+// recordBlocks keeps, per node, why it is not being disrupted now.
+func (c *Controller) recordBlocks(p *pass, cmd *Command) {
+	taken := map[string]bool{}
+	if cmd != nil {
+		for _, n := range cmd.Nodes() {
+			taken[n] = true
+		}
+	}
+	for _, sn := range p.sim.snap.Nodes {
+		name := sn.Name()
+		b, blocked := p.blocks[name]
+		if taken[name] || !sn.Managed() || !blocked {
+			c.journal.Unblock(name)
+			continue
+		}
+		c.journal.Block(name, journal.Entry{Time: p.now, Reason: b.reason, Message: name + ": " + b.message, Until: b.until,
+			NodePool: sn.NodePool(), NodeClaims: []string{sn.NodeClaim.Name}})
+	}
+}
+
+// validate checks a consolidation decision again once ValidationDelay passed: the candidates
+// must still be candidates within budget, and the decision must still hold (same kind of result,
+// at no higher price). It returns the decision recomputed on the fresh state, or why it no longer holds.
+func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, cmd *Command, now time.Time) (*Command, string) {
+	p := c.newPass(snap, cat, now)
+	byName := map[string]*Candidate{}
+	for _, cand := range p.candidates {
+		byName[cand.Name()] = cand
+	}
+	var fresh []*Candidate
+	for _, old := range cmd.Candidates {
+		cand, ok := byName[old.Name()]
+		if !ok {
+			why := "it is no longer a candidate"
+			if b := p.blocks[old.Name()]; b != nil {
+				why = b.message
+			}
+			return nil, fmt.Sprintf("node %s: %s", old.Name(), why)
+		}
+		if !p.consolidatable(cand) {
+			return nil, fmt.Sprintf("node %s: %s", cand.Name(), p.blocks[cand.Name()].message)
+		}
+		fresh = append(fresh, cand)
+	}
+	if within := p.withinBudget(fresh, cmd.Reason); len(within) < len(fresh) {
+		return nil, "the disruption budget no longer allows it: " + p.blocks[fresh[len(within)].Name()].message
+	}
+	if cmd.Method == MethodEmptiness {
+		for _, cand := range fresh {
+			if len(cand.Reschedulable) > 0 {
+				return nil, fmt.Sprintf("node %s is no longer empty (%d pods)", cand.Name(), len(cand.Reschedulable))
+			}
+		}
+		return &Command{Method: cmd.Method, Reason: cmd.Reason, Candidates: fresh, PriceBefore: cmd.PriceBefore}, ""
+	}
+	again, blk := p.sim.consolidate(cmd.Method, fresh, c.opts.SpotToSpot)
+	switch {
+	case blk != nil:
+		return nil, blk.message
+	case len(again.Replacements) != len(cmd.Replacements):
+		return nil, fmt.Sprintf("it now needs %d replacement(s) instead of %d", len(again.Replacements), len(cmd.Replacements))
+	case again.PriceAfter > cmd.PriceAfter:
+		return nil, fmt.Sprintf("the replacement now costs $%.4f/h instead of $%.4f/h", again.PriceAfter, cmd.PriceAfter)
+	}
+	return again, ""
+}
+
+// execute carries a command out: taint the candidates, mark them, launch the replacements and,
+// when there are none, delete the candidates at once.
+func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) error {
+	for _, cand := range cmd.Candidates {
+		if err := c.setDisruptedTaint(ctx, cand.Node.Node.Name, true); err != nil {
+			return c.rollback(ctx, cmd, fmt.Errorf("tainting node %s: %w", cand.Name(), err), now)
+		}
+	}
+	c.cluster.MarkForDeletion(claimNames(cmd)...)
+	decided := c.entry(cmd, now, "disrupting node(s): "+cmd.Describe(), false)
+	decided.Decision = cmd.Decision()
+	c.journal.Record(decided)
+	var created []string
+	for _, r := range cmd.Replacements {
+		np := c.cluster.Snapshot().NodePool(r.NodePool)
+		if np == nil {
+			return c.rollback(ctx, cmd, fmt.Errorf("replacement nodepool %q is gone", r.NodePool), now)
+		}
+		nc, err := c.writer.CreateNodeClaim(ctx, provisioning.NodeClaimFor(np, r))
+		if err != nil {
+			return c.rollback(ctx, cmd, fmt.Errorf("creating a replacement: %w", err), now)
+		}
+		created = append(created, nc.Name)
+	}
+	if len(created) == 0 {
+		return c.deleteCandidates(ctx, cmd, now)
+	}
+	c.inflight = &inflight{cmd: cmd, replacements: created, started: now}
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Method: cmd.Method, Reason: ReasonReplacementsLaunched, NodeClaims: created,
+		Nodes: cmd.Nodes(), Message: fmt.Sprintf("launched replacement nodeclaim(s) %v; waiting for them to initialize", created)})
+	return nil
+}
+
+// advance waits for a command's replacements to initialize, then deletes the candidates; a
+// replacement that fails or times out rolls the command back.
+func (c *Controller) advance(ctx context.Context, snap *state.Snapshot, now time.Time) error {
+	in := c.inflight
+	ready := 0
+	for _, name := range in.replacements {
+		sn := snap.NodeByName(name)
+		if sn == nil {
+			sn = nodeOfClaim(snap, name)
+		}
+		switch {
+		case sn == nil || sn.NodeClaim.DeletionTimestamp != nil:
+			c.inflight = nil
+			return c.rollback(ctx, in.cmd, fmt.Errorf("replacement %s failed to launch", name), now)
+		case sn.Initialized():
+			ready++
+		}
+	}
+	if ready < len(in.replacements) {
+		if now.Sub(in.started) > c.opts.ReplacementTimeout {
+			c.inflight = nil
+			for _, name := range in.replacements {
+				if err := c.writer.DeleteNodeClaim(ctx, name); err != nil && !apierrors.IsNotFound(err) {
+					return err
+				}
+			}
+			return c.rollback(ctx, in.cmd, fmt.Errorf("replacements %v did not initialize within %s", in.replacements, c.opts.ReplacementTimeout), now)
+		}
+		return nil
+	}
+	c.inflight = nil
+	return c.deleteCandidates(ctx, in.cmd, now)
+}
+
+func nodeOfClaim(snap *state.Snapshot, claim string) *state.Node {
+	for _, sn := range snap.Nodes {
+		if sn.NodeClaim != nil && sn.NodeClaim.Name == claim {
+			return sn
+		}
+	}
+	return nil
+}
+
+// deleteCandidates hands the candidates to termination.
+func (c *Controller) deleteCandidates(ctx context.Context, cmd *Command, now time.Time) error {
+	var errs []error
+	for _, cand := range cmd.Candidates {
+		if err := c.writer.DeleteNodeClaim(ctx, cand.NodeClaim.Name); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		e := c.entry(cmd, now, fmt.Sprintf("deleting %d disrupted nodeclaim(s) (%s)", len(cmd.Candidates), cmd.Method), false)
+		e.Reason = ReasonCandidatesDeleted
+		for _, cand := range cmd.Candidates {
+			e.Events = append(e.Events, journal.Event{Object: cand.NodeClaim, Type: corev1.EventTypeNormal, Reason: "DisruptionTerminating",
+				Message: "Disrupting NodeClaim: " + string(cmd.Reason)})
+		}
+		c.journal.Record(e)
+	}
+	return errors.Join(errs...)
+}
+
+// rollback undoes a command that could not complete: the candidates lose the disrupted taint and
+// stay.
+func (c *Controller) rollback(ctx context.Context, cmd *Command, cause error, now time.Time) error {
+	c.cluster.UnmarkForDeletion(claimNames(cmd)...)
+	var errs []error
+	for _, cand := range cmd.Candidates {
+		if err := c.setDisruptedTaint(ctx, cand.Node.Node.Name, false); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, err)
+		}
+	}
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Method: cmd.Method, Reason: "Abandoned", Nodes: cmd.Nodes(),
+		Message: fmt.Sprintf("abandoned %s, the nodes stay: %v", cmd.Method, cause)})
+	return errors.Join(errs...)
+}
+
+// removeStaleTaints clears the disrupted taint a crashed process left on nodes no command owns.
+func (c *Controller) removeStaleTaints(ctx context.Context, snap *state.Snapshot) error {
+	disrupted := karpv1.DisruptedNoScheduleTaint()
+	for _, sn := range snap.Nodes {
+		if sn.Node == nil || (sn.NodeClaim != nil && sn.NodeClaim.DeletionTimestamp != nil) || sn.Node.DeletionTimestamp != nil {
+			continue
+		}
+		if !slices.ContainsFunc(sn.Node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) }) {
+			continue
+		}
+		if err := c.setDisruptedTaint(ctx, sn.Node.Name, false); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindDisruption, Reason: "StaleTaintRemoved", Nodes: []string{sn.Node.Name},
+			Message: fmt.Sprintf("removed the disrupted taint a previous run left on node %s", sn.Node.Name)})
+	}
+	return nil
+}
+
+func (c *Controller) setDisruptedTaint(ctx context.Context, node string, on bool) error {
+	disrupted := karpv1.DisruptedNoScheduleTaint()
+	_, err := c.writer.UpdateNode(ctx, node, func(n *corev1.Node) error {
+		has := slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) })
+		switch {
+		case on && !has:
+			n.Spec.Taints = append(n.Spec.Taints, disrupted)
+		case !on && has:
+			n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) })
+		}
+		return nil
+	})
+	return err
+}
+
+// wouldExecute journals a dry-run decision once per distinct decision.
+func (c *Controller) wouldExecute(cmd *Command, now time.Time) {
+	key := cmd.Method + fmt.Sprint(cmd.Nodes()) + fmt.Sprint(cmd.ReplacementTypes())
+	if key == c.lastDryRun {
+		return
+	}
+	c.lastDryRun = key
+	e := c.entry(cmd, now, "would disrupt node(s): "+cmd.Describe(), true)
+	e.Decision = cmd.Decision()
+	c.journal.Record(e)
+}
+
+func (c *Controller) entry(cmd *Command, now time.Time, msg string, dryRun bool) journal.Entry {
+	e := journal.Entry{Time: now, Kind: journal.KindDisruption, Method: cmd.Method, Reason: string(cmd.Reason), Message: msg,
+		Nodes: cmd.Nodes(), NodeClaims: claimNames(cmd), Pods: cmd.Pods(), Replacements: cmd.ReplacementTypes(),
+		PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter, DryRun: dryRun}
+	if len(cmd.Candidates) > 0 {
+		e.NodePool = cmd.Candidates[0].NodePool.Name
+	}
+	return e
+}
+
+// Reasons of the entries that follow a decision.
+const (
+	ReasonReplacementsLaunched = "ReplacementsLaunched"
+	ReasonCandidatesDeleted    = "CandidatesDeleted"
+)
+
+func claimNames(cmd *Command) []string {
+	out := make([]string, len(cmd.Candidates))
+	for i, cand := range cmd.Candidates {
+		out[i] = cand.NodeClaim.Name
+	}
+	return out
+}

@@ -1,0 +1,178 @@
+package disruption
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// pass is the working state of one disruption pass.
+type pass struct {
+	now        time.Time
+	sim        *simulator
+	spotToSpot bool
+	multiMax   int
+	candidates []*Candidate
+	// blocks says, per node, why the pass did not disrupt it.
+	blocks     map[string]*block
+	allowances map[string]Allowance
+}
+
+func (p *pass) allowance(c *Candidate, reason karpv1.DisruptionReason) Allowance {
+	key := c.NodePool.Name + "/" + string(reason)
+	if a, ok := p.allowances[key]; ok {
+		return a
+	}
+	a := Allowances(c.NodePool, p.sim.snap.Nodes, reason, p.now)
+	p.allowances[key] = a
+	return a
+}
+
+// withinBudget keeps the candidates each NodePool's budget for reason allows, in order, and
+// blocks the rest.
+func (p *pass) withinBudget(cs []*Candidate, reason karpv1.DisruptionReason) []*Candidate {
+	taken := map[string]int{}
+	var out []*Candidate
+	for _, c := range cs {
+		a := p.allowance(c, reason)
+		if taken[c.NodePool.Name] >= a.Allowed {
+			p.block(c, &block{reason: BlockedBudget, message: a.String(), until: a.Until})
+			continue
+		}
+		taken[c.NodePool.Name]++
+		out = append(out, c)
+	}
+	return out
+}
+
+func (p *pass) block(c *Candidate, b *block) {
+	if _, done := p.blocks[c.Name()]; !done {
+		p.blocks[c.Name()] = b
+	}
+}
+
+// consolidatable reports whether consolidation may consider the candidate now, blocking it when not.
+func (p *pass) consolidatable(c *Candidate) bool {
+	d := c.NodePool.Spec.Disruption
+	switch {
+	case d.ConsolidateAfter.Never:
+		p.block(c, &block{reason: BlockedPolicy, message: fmt.Sprintf("nodepool %q has consolidateAfter: Never", c.NodePool.Name)})
+		return false
+	case p.now.Before(c.ConsolidatableAt):
+		p.block(c, &block{reason: BlockedConsolidateAfter, until: c.ConsolidatableAt,
+			message: fmt.Sprintf("consolidateAfter %s has not passed since its last pod change", d.ConsolidateAfter.String())})
+		return false
+	}
+	return true
+}
+
+// emptiness deletes consolidatable nodes that run no pod that must move, as many as budgets allow.
+func (p *pass) emptiness() *Command {
+	var empty []*Candidate
+	for _, c := range p.candidates {
+		if len(c.Reschedulable) == 0 && p.consolidatable(c) {
+			empty = append(empty, c)
+		}
+	}
+	empty = p.withinBudget(empty, karpv1.DisruptionReasonEmpty)
+	if len(empty) == 0 {
+		return nil
+	}
+	cmd := &Command{Method: MethodEmptiness, Reason: karpv1.DisruptionReasonEmpty, Candidates: empty}
+	for _, c := range empty {
+		cmd.PriceBefore += c.Price
+	}
+	return cmd
+}
+
+// drift replaces drifted nodes: the empty ones all at once within budgets, else the cheapest to
+// disrupt whose pods can move, with as many replacements as they need.
+func (p *pass) drift() *Command {
+	var empty, busy []*Candidate
+	for _, c := range p.candidates {
+		if !meta.IsStatusConditionTrue(c.NodeClaim.Status.Conditions, karpv1.ConditionTypeDrifted) {
+			continue
+		}
+		if len(c.Reschedulable) == 0 {
+			empty = append(empty, c)
+		} else {
+			busy = append(busy, c)
+		}
+	}
+	if empty = p.withinBudget(empty, karpv1.DisruptionReasonDrifted); len(empty) > 0 {
+		cmd := &Command{Method: MethodDrift, Reason: karpv1.DisruptionReasonDrifted, Candidates: empty}
+		for _, c := range empty {
+			cmd.PriceBefore += c.Price
+		}
+		return cmd
+	}
+	for _, c := range p.withinBudget(busy, karpv1.DisruptionReasonDrifted) {
+		replacements, blk := p.sim.place([]*Candidate{c})
+		if blk != nil {
+			p.block(c, blk)
+			continue
+		}
+		cmd := &Command{Method: MethodDrift, Reason: karpv1.DisruptionReasonDrifted, Candidates: []*Candidate{c},
+			Replacements: replacements, PriceBefore: c.Price}
+		for _, r := range replacements {
+			cmd.PriceAfter += r.PricePerHour()
+		}
+		return cmd
+	}
+	return nil
+}
+
+// underutilized lists the candidates consolidation may consider, cheapest to disrupt first.
+func (p *pass) underutilized() []*Candidate {
+	var out []*Candidate
+	for _, c := range p.candidates {
+		if c.NodePool.Spec.Disruption.ConsolidationPolicy == karpv1.ConsolidationPolicyWhenEmpty {
+			if len(c.Reschedulable) > 0 {
+				p.block(c, &block{reason: BlockedPolicy, message: fmt.Sprintf("nodepool %q consolidates only empty nodes (WhenEmpty) and this one runs %d pod(s)",
+					c.NodePool.Name, len(c.Reschedulable))})
+			}
+			continue
+		}
+		if p.consolidatable(c) {
+			out = append(out, c)
+		}
+	}
+	sortByCost(out)
+	return p.withinBudget(out, karpv1.DisruptionReasonUnderutilized)
+}
+
+// multiNode finds the largest prefix of up to multiMax candidates (at least two) whose removal
+// lowers the bill, by binary search over the prefix length.
+func (p *pass) multiNode(cands []*Candidate) *Command {
+	hi := min(len(cands), p.multiMax)
+	lo := 2
+	var best *Command
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if cmd, _ := p.sim.consolidate(MethodMultiNode, cands[:mid], p.spotToSpot); cmd != nil {
+			best, lo = cmd, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	return best
+}
+
+// singleNode tries each candidate alone, cheapest to disrupt first, and returns the first that
+// lowers the bill; every candidate tried keeps why it was not taken.
+func (p *pass) singleNode(cands []*Candidate) *Command {
+	var chosen *Command
+	for _, c := range cands {
+		cmd, blk := p.sim.consolidate(MethodSingleNode, []*Candidate{c}, p.spotToSpot)
+		switch {
+		case blk != nil:
+			p.block(c, blk)
+		case chosen == nil:
+			chosen = cmd
+		}
+	}
+	return chosen
+}

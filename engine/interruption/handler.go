@@ -1,0 +1,115 @@
+package interruption
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/utils/clock"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/state"
+)
+
+// Handler turns interruption events into NodeClaim deletions.
+type Handler struct {
+	cluster *state.Cluster
+	writer  state.Writer
+	journal *journal.Journal
+	clock   clock.Clock
+	dryRun  bool
+}
+
+// New returns a handler; in dry-run it only journals.
+func New(cluster *state.Cluster, writer state.Writer, j *journal.Journal, c clock.Clock, dryRun bool) *Handler {
+	return &Handler{cluster: cluster, writer: writer, journal: j, clock: c, dryRun: dryRun}
+}
+
+// Run handles events from source until ctx ends.
+func (h *Handler) Run(ctx context.Context, source cloudprovider.Interruptions) error {
+	return source.Run(ctx, h.Handle)
+}
+
+// eventReasons are the Kubernetes event reasons Karpenter records per interruption kind.
+func eventReason(kind cloudprovider.InterruptionKind, detail string) (reason, eventType string) {
+	switch kind {
+	case cloudprovider.SpotInterruption:
+		return "SpotInterrupted", corev1.EventTypeWarning
+	case cloudprovider.RebalanceRecommendation:
+		return "SpotRebalanceRecommendation", corev1.EventTypeNormal
+	case cloudprovider.ScheduledChange:
+		return "InstanceUnhealthy", corev1.EventTypeWarning
+	case cloudprovider.CapacityReservationInterruption:
+		return "CapacityReservationInterrupted", corev1.EventTypeWarning
+	}
+	if detail == "stopping" || detail == "stopped" {
+		return "InstanceStopping", corev1.EventTypeWarning
+	}
+	return "InstanceTerminating", corev1.EventTypeWarning
+}
+
+// Handle acts on one event. An event about a machine no NodeClaim owns is recorded and dropped;
+// a failure to delete is returned so that the event is delivered again.
+func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) error {
+	snap := h.cluster.Snapshot()
+	var target *state.Node
+	for _, sn := range snap.Nodes {
+		if sn.NodeClaim != nil && sn.ProviderID() == ev.ProviderID {
+			target = sn
+			break
+		}
+	}
+	reason, eventType := eventReason(ev.Kind, ev.Detail)
+	entry := journal.Entry{Time: h.clock.Now(), Kind: journal.KindInterruption, Method: "Interruption", Reason: string(ev.Kind), Until: ev.Deadline,
+		DryRun: h.dryRun}
+	if target == nil {
+		entry.Message = fmt.Sprintf("%s for %s, which no nodeclaim owns; ignored", ev.Kind, ev.InstanceID)
+		h.journal.Record(entry)
+		return nil
+	}
+	nc := target.NodeClaim
+	entry.NodeClaims, entry.NodePool, entry.Nodes = []string{nc.Name}, target.NodePool(), nodeName(target)
+	for _, p := range target.Pods {
+		entry.Pods = append(entry.Pods, p.Namespace+"/"+p.Name)
+	}
+	entry.Events = []journal.Event{{Object: nc, Type: eventType, Reason: reason, Message: fmt.Sprintf("%s: %s", ev.Kind, ev.Detail)}}
+	if target.Node != nil {
+		entry.Events = append(entry.Events, journal.Event{Object: target.Node, Type: eventType, Reason: reason, Message: fmt.Sprintf("%s: %s", ev.Kind, ev.Detail)})
+	}
+	if !ev.Drain {
+		entry.Message = fmt.Sprintf("%s for nodeclaim %s (%s): noted, nothing to do", ev.Kind, nc.Name, ev.InstanceID)
+		h.journal.Record(entry)
+		return nil
+	}
+	if nc.DeletionTimestamp != nil {
+		return nil // already terminating; the event repeats what termination is doing
+	}
+	if h.dryRun {
+		entry.Message = fmt.Sprintf("would delete nodeclaim %s: %s (%s)", nc.Name, ev.Kind, ev.InstanceID)
+		h.journal.Record(entry)
+		return nil
+	}
+	entry.Message = fmt.Sprintf("deleting nodeclaim %s: %s for %s, draining %d pod(s) before %s", nc.Name, ev.Kind, ev.InstanceID,
+		len(entry.Pods), deadlineText(ev))
+	h.journal.Record(entry)
+	if err := h.writer.DeleteNodeClaim(ctx, nc.Name); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("deleting nodeclaim %s for %s: %w", nc.Name, ev.Kind, err)
+	}
+	return nil
+}
+
+func deadlineText(ev cloudprovider.Interruption) string {
+	if ev.Deadline.IsZero() {
+		return "the instance goes"
+	}
+	return ev.Deadline.UTC().Format("15:04:05") + " UTC"
+}
+
+func nodeName(sn *state.Node) []string {
+	if sn.Node == nil {
+		return nil
+	}
+	return []string{sn.Node.Name}
+}

@@ -1,0 +1,370 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
+	"k8s.io/utils/ptr"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// Options tune the lifecycle.
+type Options struct {
+	// LaunchTTL and RegistrationTTL: a NodeClaim not launched within LaunchTTL of its creation,
+	// or not registered within RegistrationTTL of its launch, is deleted.
+	LaunchTTL, RegistrationTTL time.Duration
+	// DryRun changes nothing.
+	DryRun bool
+}
+
+// DefaultOptions are Karpenter's.
+func DefaultOptions() Options {
+	return Options{LaunchTTL: 5 * time.Minute, RegistrationTTL: 15 * time.Minute}
+}
+
+// Controller takes each NodeClaim from creation to an initialized node, and deletes those that
+// expire or never come up.
+type Controller struct {
+	cluster *state.Cluster
+	writer  state.Writer
+	cloud   cloudprovider.CloudProvider
+	journal *journal.Journal
+	clock   clock.WithTicker
+	opts    Options
+	backoff map[string]backoff
+	// driftChecked remembers the cloud's last drift answer per NodeClaim.
+	driftChecked map[string]driftCheck
+}
+
+// backoff spaces out retries of a NodeClaim whose launch failed for a reason other than capacity.
+type backoff struct {
+	next  time.Time
+	delay time.Duration
+}
+
+// New returns a lifecycle controller.
+func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.WithTicker, opts Options) *Controller {
+	return &Controller{cluster: cluster, writer: writer, cloud: cloud, journal: j, clock: c, opts: opts, backoff: map[string]backoff{},
+		driftChecked: map[string]driftCheck{}}
+}
+
+// Reconcile takes one step for every NodeClaim; a failure on one does not hold up the others.
+func (c *Controller) Reconcile(ctx context.Context) {
+	if c.opts.DryRun {
+		return
+	}
+	snap := c.cluster.Snapshot()
+	if !snap.Synced {
+		return
+	}
+	for _, sn := range snap.Nodes {
+		if sn.NodeClaim == nil || sn.NodeClaim.DeletionTimestamp != nil {
+			continue
+		}
+		if err := c.reconcile(ctx, snap, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) {
+			c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindLaunch, Reason: "Error", NodeClaims: []string{sn.NodeClaim.Name},
+				NodePool: sn.NodePool(), Message: fmt.Sprintf("nodeclaim %s: %v", sn.NodeClaim.Name, err)})
+		}
+	}
+	exists := func(name string) bool {
+		return slices.ContainsFunc(snap.NodeClaims, func(nc *karpv1.NodeClaim) bool { return nc.Name == name })
+	}
+	for name := range c.backoff {
+		if !exists(name) {
+			delete(c.backoff, name)
+		}
+	}
+	for name := range c.driftChecked {
+		if !exists(name) {
+			delete(c.driftChecked, name)
+		}
+	}
+}
+
+func (c *Controller) reconcile(ctx context.Context, snap *state.Snapshot, sn *state.Node) error {
+	nc := sn.NodeClaim
+	if !slices.Contains(nc.Finalizers, karpv1.TerminationFinalizer) {
+		if _, err := c.writer.UpdateNodeClaim(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+			if !slices.Contains(o.Finalizers, karpv1.TerminationFinalizer) {
+				o.Finalizers = append(o.Finalizers, karpv1.TerminationFinalizer)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	if expired, at := expiredAt(nc, c.clock.Now()); expired {
+		return c.expire(ctx, sn, at)
+	}
+	switch {
+	case !conditionTrue(nc, karpv1.ConditionTypeLaunched):
+		return c.launch(ctx, sn)
+	case !conditionTrue(nc, karpv1.ConditionTypeRegistered):
+		return c.register(ctx, sn)
+	case !conditionTrue(nc, karpv1.ConditionTypeInitialized):
+		return c.initialize(ctx, sn)
+	}
+	return c.observe(ctx, snap, sn)
+}
+
+// launch asks the cloud for the NodeClaim's machine. A retry after a crash gets the same
+// machine back (the cloud makes launches idempotent per NodeClaim).
+func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
+	nc, now := sn.NodeClaim, c.clock.Now()
+	if now.Sub(nc.CreationTimestamp.Time) > c.opts.LaunchTTL {
+		return c.giveUp(ctx, sn, fmt.Sprintf("not launched within %s", c.opts.LaunchTTL))
+	}
+	if b, ok := c.backoff[nc.Name]; ok && now.Before(b.next) {
+		return nil
+	}
+	launched, err := c.cloud.Create(ctx, nc)
+	if cloudprovider.IsInsufficientCapacity(err) {
+		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "InsufficientCapacity", NodeClaims: []string{nc.Name},
+			NodePool: sn.NodePool(), Message: fmt.Sprintf("failed launching nodeclaim %s, deleting it so its pods are planned again: %v", nc.Name, err),
+			Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "InsufficientCapacityError", Message: err.Error()}}})
+		delete(c.backoff, nc.Name)
+		return ignoreNotFound(c.writer.DeleteNodeClaim(ctx, nc.Name))
+	}
+	if err != nil {
+		b := c.backoff[nc.Name]
+		b.delay = min(max(2*b.delay, time.Second), 5*time.Minute)
+		b.next = now.Add(b.delay)
+		c.backoff[nc.Name] = b
+		_, uerr := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+			setCondition(o, karpv1.ConditionTypeLaunched, metav1.ConditionFalse, "LaunchFailed", err.Error(), now)
+			return nil
+		})
+		return errors.Join(fmt.Errorf("launching (retry in %s): %w", b.delay, err), uerr)
+	}
+	delete(c.backoff, nc.Name)
+	if _, err := c.writer.UpdateNodeClaim(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		if o.Labels == nil {
+			o.Labels = map[string]string{}
+		}
+		maps.Copy(o.Labels, launched.Labels)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if _, err := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		o.Status.ProviderID = launched.Status.ProviderID
+		o.Status.ImageID = launched.Status.ImageID
+		o.Status.Capacity = launched.Status.Capacity
+		o.Status.Allocatable = launched.Status.Allocatable
+		setCondition(o, karpv1.ConditionTypeLaunched, metav1.ConditionTrue, "Launched", "", now)
+		return nil
+	}); err != nil {
+		return err
+	}
+	l := launched.Labels
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "Launched", NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
+		Replacements: []string{l[corev1.LabelInstanceTypeStable]},
+		Message: fmt.Sprintf("launched nodeclaim %s: %s %s in %s (%s)", nc.Name, l[karpv1.CapacityTypeLabelKey], l[corev1.LabelInstanceTypeStable],
+			l[corev1.LabelTopologyZone], launched.Status.ProviderID),
+		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "Launched",
+			Message: fmt.Sprintf("Launched %s %s in %s", l[karpv1.CapacityTypeLabelKey], l[corev1.LabelInstanceTypeStable], l[corev1.LabelTopologyZone])}}})
+	return nil
+}
+
+// register adopts the Node that came up for the NodeClaim: it gets the NodeClaim's labels and
+// taints, loses the unregistered taint, and belongs to the NodeClaim from now on.
+func (c *Controller) register(ctx context.Context, sn *state.Node) error {
+	nc, now := sn.NodeClaim, c.clock.Now()
+	if sn.Node == nil {
+		launched := conditionTime(nc, karpv1.ConditionTypeLaunched)
+		if now.Sub(launched) > c.opts.RegistrationTTL {
+			return c.giveUp(ctx, sn, fmt.Sprintf("its node did not register within %s of launch", c.opts.RegistrationTTL))
+		}
+		return nil
+	}
+	if _, err := c.writer.UpdateNode(ctx, sn.Node.Name, func(n *corev1.Node) error {
+		adopt(n, nc)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if _, err := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		o.Status.NodeName = sn.Node.Name
+		setCondition(o, karpv1.ConditionTypeRegistered, metav1.ConditionTrue, "Registered", "", now)
+		return nil
+	}); err != nil {
+		return err
+	}
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindRegistration, Reason: "Registered", NodeClaims: []string{nc.Name},
+		Nodes: []string{sn.Node.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("registered nodeclaim %s as node %s", nc.Name, sn.Node.Name)})
+	return nil
+}
+
+// adopt gives a Node its NodeClaim's labels, taints (unless the node opts out), owner and
+// finalizer, and removes the unregistered taint: what Karpenter does on registration.
+func adopt(n *corev1.Node, nc *karpv1.NodeClaim) {
+	if n.Labels == nil {
+		n.Labels = map[string]string{}
+	}
+	maps.Copy(n.Labels, nc.Labels)
+	n.Labels[karpv1.NodeRegisteredLabelKey] = "true"
+	unregistered := karpv1.UnregisteredNoExecuteTaint()
+	n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&unregistered) })
+	if n.Labels[karpv1.NodeDoNotSyncTaintsLabelKey] != "true" {
+		for _, t := range slices.Concat(nc.Spec.Taints, nc.Spec.StartupTaints) {
+			if !slices.ContainsFunc(n.Spec.Taints, func(h corev1.Taint) bool { return h.MatchTaint(&t) }) {
+				n.Spec.Taints = append(n.Spec.Taints, t)
+			}
+		}
+	}
+	if !slices.ContainsFunc(n.OwnerReferences, func(o metav1.OwnerReference) bool { return o.UID == nc.UID }) {
+		n.OwnerReferences = append(n.OwnerReferences, metav1.OwnerReference{APIVersion: karpv1.SchemeGroupVersion.String(),
+			Kind: karpv1.KindNodeClaim, Name: nc.Name, UID: nc.UID, BlockOwnerDeletion: ptr.To(true)})
+	}
+	if !slices.Contains(n.Finalizers, karpv1.TerminationFinalizer) {
+		n.Finalizers = append(n.Finalizers, karpv1.TerminationFinalizer)
+	}
+}
+
+// initialize marks the node ready for pods once it is Ready, its startup taints are gone and
+// the extended resources its type promises (GPUs) are advertised.
+func (c *Controller) initialize(ctx context.Context, sn *state.Node) error {
+	nc, n, now := sn.NodeClaim, sn.Node, c.clock.Now()
+	if n == nil {
+		return nil
+	}
+	if why := notInitialized(n, nc); why != "" {
+		return nil
+	}
+	if _, err := c.writer.UpdateNode(ctx, n.Name, func(o *corev1.Node) error {
+		if o.Labels == nil {
+			o.Labels = map[string]string{}
+		}
+		o.Labels[karpv1.NodeInitializedLabelKey] = "true"
+		return nil
+	}); err != nil {
+		return err
+	}
+	if _, err := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		setCondition(o, karpv1.ConditionTypeInitialized, metav1.ConditionTrue, "Initialized", "", now)
+		return nil
+	}); err != nil {
+		return err
+	}
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindInitialization, Reason: "Initialized", NodeClaims: []string{nc.Name},
+		Nodes: []string{n.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("initialized nodeclaim %s (node %s is ready for pods)", nc.Name, n.Name)})
+	return nil
+}
+
+// notInitialized says what the node still lacks, or "".
+func notInitialized(n *corev1.Node, nc *karpv1.NodeClaim) string {
+	ready := false
+	for _, cond := range n.Status.Conditions {
+		if cond.Type == corev1.NodeReady {
+			ready = cond.Status == corev1.ConditionTrue
+		}
+	}
+	if !ready {
+		return "not Ready"
+	}
+	for _, st := range nc.Spec.StartupTaints {
+		if slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&st) }) {
+			return "startup taint " + st.Key + " still present"
+		}
+	}
+	for name, q := range nc.Status.Capacity {
+		if isExtended(name) && !q.IsZero() {
+			if have, ok := n.Status.Capacity[name]; !ok || have.IsZero() {
+				return string(name) + " not advertised yet"
+			}
+		}
+	}
+	return ""
+}
+
+func isExtended(name corev1.ResourceName) bool {
+	switch name {
+	case corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods, corev1.ResourceEphemeralStorage:
+		return false
+	}
+	return true
+}
+
+// giveUp deletes a NodeClaim that never came up; its pods are planned again.
+func (c *Controller) giveUp(ctx context.Context, sn *state.Node, why string) error {
+	nc := sn.NodeClaim
+	c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindLiveness, Reason: "LivenessTimeout", NodeClaims: []string{nc.Name},
+		NodePool: sn.NodePool(), Message: fmt.Sprintf("deleting nodeclaim %s: %s", nc.Name, why),
+		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "LivenessTimeout", Message: "NodeClaim " + why}}})
+	return ignoreNotFound(c.writer.DeleteNodeClaim(ctx, nc.Name))
+}
+
+// expiredAt reports whether a NodeClaim has lived past its expireAfter.
+func expiredAt(nc *karpv1.NodeClaim, now time.Time) (bool, time.Time) {
+	d := nc.Spec.ExpireAfter
+	if d.Never || d.Duration == nil {
+		return false, time.Time{}
+	}
+	at := nc.CreationTimestamp.Add(*d.Duration)
+	return !now.Before(at), at
+}
+
+// expire deletes a NodeClaim that lived past expireAfter, as Karpenter does: directly, without
+// waiting for budgets (its termination grace period bounds the drain).
+func (c *Controller) expire(ctx context.Context, sn *state.Node, at time.Time) error {
+	nc := sn.NodeClaim
+	c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindDisruption, Method: "Expiration", Reason: "Expired",
+		NodeClaims: []string{nc.Name}, Nodes: nodeNames(sn), NodePool: sn.NodePool(), Pods: podNames(sn.Pods),
+		Message: fmt.Sprintf("deleting expired nodeclaim %s (expireAfter %s reached at %s)", nc.Name, nc.Spec.ExpireAfter.String(), at.UTC().Format(time.RFC3339)),
+		Events:  []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionTerminating", Message: "Disrupting NodeClaim: Expired"}}})
+	return ignoreNotFound(c.writer.DeleteNodeClaim(ctx, nc.Name))
+}
+
+func ignoreNotFound(err error) error {
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+func conditionTrue(nc *karpv1.NodeClaim, t string) bool {
+	return meta.IsStatusConditionTrue(nc.Status.Conditions, t)
+}
+
+func conditionTime(nc *karpv1.NodeClaim, t string) time.Time {
+	if cond := meta.FindStatusCondition(nc.Status.Conditions, t); cond != nil {
+		return cond.LastTransitionTime.Time
+	}
+	return nc.CreationTimestamp.Time
+}
+
+func setCondition(nc *karpv1.NodeClaim, t string, status metav1.ConditionStatus, reason, message string, now time.Time) {
+	if reason == "" {
+		reason = t
+	}
+	meta.SetStatusCondition(&nc.Status.Conditions, metav1.Condition{Type: t, Status: status, Reason: reason, Message: message,
+		LastTransitionTime: metav1.NewTime(now), ObservedGeneration: nc.Generation})
+}
+
+func nodeNames(sn *state.Node) []string {
+	if sn.Node == nil {
+		return nil
+	}
+	return []string{sn.Node.Name}
+}
+
+func podNames(pods []*corev1.Pod) []string {
+	out := make([]string, len(pods))
+	for i, p := range pods {
+		out[i] = p.Namespace + "/" + p.Name
+	}
+	return out
+}

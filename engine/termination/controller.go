@@ -1,0 +1,172 @@
+package termination
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// Controller terminates NodeClaims being deleted: taint, drain through the Eviction API in four
+// tiers, terminate the machine, then release the finalizers. Every step is read back from the
+// cluster each pass, so a restart picks up where the last process stopped.
+type Controller struct {
+	cluster *state.Cluster
+	writer  state.Writer
+	cloud   cloudprovider.CloudProvider
+	journal *journal.Journal
+	clock   clock.WithTicker
+	// retries holds, per pod, when an eviction refused by a budget may be tried again.
+	retries map[types.NamespacedName]retry
+	dryRun  bool
+}
+
+type retry struct {
+	next  time.Time
+	delay time.Duration
+}
+
+// New returns a termination controller; in dry-run it does nothing.
+func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.WithTicker, dryRun bool) *Controller {
+	return &Controller{cluster: cluster, writer: writer, cloud: cloud, journal: j, clock: c, retries: map[types.NamespacedName]retry{}, dryRun: dryRun}
+}
+
+// Reconcile takes one step for every NodeClaim being deleted.
+func (c *Controller) Reconcile(ctx context.Context) {
+	if c.dryRun {
+		return
+	}
+	snap := c.cluster.Snapshot()
+	if !snap.Synced {
+		return
+	}
+	for _, sn := range snap.Nodes {
+		nc := sn.NodeClaim
+		if nc == nil || nc.DeletionTimestamp == nil || !slices.Contains(nc.Finalizers, karpv1.TerminationFinalizer) {
+			continue
+		}
+		if err := c.terminate(ctx, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) {
+			c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: "Error", NodeClaims: []string{nc.Name},
+				Message: fmt.Sprintf("terminating nodeclaim %s: %v", nc.Name, err)})
+		}
+	}
+}
+
+func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
+	nc, now := sn.NodeClaim, c.clock.Now()
+	deadline := Deadline(nc)
+	if sn.Node != nil {
+		if err := c.taint(ctx, sn); err != nil {
+			return err
+		}
+		if left := c.drain(ctx, sn, deadline, now); left > 0 {
+			return nil
+		}
+		if !meta.IsStatusConditionTrue(nc.Status.Conditions, karpv1.ConditionTypeDrained) {
+			if _, err := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+				meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{Type: karpv1.ConditionTypeDrained, Status: metav1.ConditionTrue,
+					Reason: "Drained", LastTransitionTime: metav1.NewTime(now)})
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	// Terminate even a NodeClaim that never recorded a launch: the cloud finds a machine
+	// launched for it by its tags, so a crash between launch and record leaves no orphan.
+	err := c.cloud.Delete(ctx, nc)
+	if err != nil && !cloudprovider.IsNodeClaimNotFound(err) {
+		return fmt.Errorf("terminating the instance: %w", err)
+	}
+	if err == nil {
+		// The machine is shutting down; come back until the cloud says it is gone.
+		if !meta.IsStatusConditionTrue(nc.Status.Conditions, karpv1.ConditionTypeInstanceTerminating) {
+			_, uerr := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+				meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{Type: karpv1.ConditionTypeInstanceTerminating,
+					Status: metav1.ConditionTrue, Reason: "InstanceTerminating", LastTransitionTime: metav1.NewTime(now)})
+				return nil
+			})
+			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "InstanceTerminating", NodeClaims: []string{nc.Name},
+				Nodes: nodeName(sn), NodePool: sn.NodePool(), Message: fmt.Sprintf("terminating instance %s of nodeclaim %s", nc.Status.ProviderID, nc.Name)})
+			return uerr
+		}
+		return nil
+	}
+	if sn.Node != nil {
+		if err := c.releaseNode(ctx, sn.Node.Name); err != nil {
+			return err
+		}
+	}
+	if _, err := c.writer.UpdateNodeClaim(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		o.Finalizers = slices.DeleteFunc(o.Finalizers, func(f string) bool { return f == karpv1.TerminationFinalizer })
+		return nil
+	}); err != nil {
+		return err
+	}
+	c.journal.Unblock(sn.Name())
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "Terminated", NodeClaims: []string{nc.Name}, Nodes: nodeName(sn),
+		NodePool: sn.NodePool(), Message: fmt.Sprintf("deleted nodeclaim %s (instance %s terminated)", nc.Name, nc.Status.ProviderID)})
+	return nil
+}
+
+// taint keeps new pods off the node while it drains.
+func (c *Controller) taint(ctx context.Context, sn *state.Node) error {
+	disrupted := karpv1.DisruptedNoScheduleTaint()
+	if slices.ContainsFunc(sn.Node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) }) {
+		return nil
+	}
+	_, err := c.writer.UpdateNode(ctx, sn.Node.Name, func(n *corev1.Node) error {
+		if !slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) }) {
+			n.Spec.Taints = append(n.Spec.Taints, disrupted)
+		}
+		return nil
+	})
+	if err == nil {
+		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: "Tainted", Nodes: []string{sn.Node.Name},
+			NodeClaims: []string{sn.NodeClaim.Name}, NodePool: sn.NodePool(), Message: "tainted node " + sn.Node.Name})
+	}
+	return err
+}
+
+// releaseNode deletes the Node and removes the finalizer that kept it.
+func (c *Controller) releaseNode(ctx context.Context, name string) error {
+	if err := c.writer.DeleteNode(ctx, name); err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	_, err := c.writer.UpdateNode(ctx, name, func(n *corev1.Node) error {
+		n.Finalizers = slices.DeleteFunc(n.Finalizers, func(f string) bool { return f == karpv1.TerminationFinalizer })
+		return nil
+	})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// Deadline is when a NodeClaim's drain must end (its deletion plus terminationGracePeriod), or
+// zero when it may take as long as budgets require.
+func Deadline(nc *karpv1.NodeClaim) time.Time {
+	if nc.DeletionTimestamp == nil || nc.Spec.TerminationGracePeriod == nil {
+		return time.Time{}
+	}
+	return nc.DeletionTimestamp.Add(nc.Spec.TerminationGracePeriod.Duration)
+}
+
+func nodeName(sn *state.Node) []string {
+	if sn.Node == nil {
+		return nil
+	}
+	return []string{sn.Node.Name}
+}
