@@ -1,0 +1,104 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset/typed/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/rest"
+
+	"github.com/nodepilot/nodepilot/kube/apis/crds"
+)
+
+// FieldManager owns the fields nodepilot applies with server-side apply.
+const FieldManager = "nodepilot"
+
+// crdPollInterval is how often InstallCRDs checks a CRD's Established condition.
+const crdPollInterval = 100 * time.Millisecond
+
+// InstallCRDs creates or updates every CRD of crds.All (NodePool, NodeClaim, EC2NodeClass) with
+// server-side apply, taking over fields another manager (kubectl, Helm) set, and waits until each
+// is Established, so their kinds can be used when it returns. It needs permission to get and patch
+// customresourcedefinitions: an administrator's job, not the controller's (see deploy/rbac.yaml).
+func InstallCRDs(ctx context.Context, cfg *rest.Config) error {
+	all, err := crds.All()
+	if err != nil {
+		return err
+	}
+	client, err := apiextensionsclient.NewForConfig(cfg)
+	if err != nil {
+		return fmt.Errorf("apiextensions client for %s: %w", cfg.Host, err)
+	}
+	api := client.CustomResourceDefinitions()
+	for _, crd := range all {
+		if err := applyCRD(ctx, api, crd); err != nil {
+			return err
+		}
+	}
+	for _, crd := range all {
+		if err := waitEstablished(ctx, api, crd.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyCRD server-side applies crd's metadata and spec (not its status, which the API server owns).
+func applyCRD(ctx context.Context, api apiextensionsclient.CustomResourceDefinitionInterface, crd *apiextensionsv1.CustomResourceDefinition) error {
+	metadata := map[string]any{"name": crd.Name}
+	if len(crd.Labels) > 0 {
+		metadata["labels"] = crd.Labels
+	}
+	if len(crd.Annotations) > 0 {
+		metadata["annotations"] = crd.Annotations
+	}
+	body, err := json.Marshal(map[string]any{
+		"apiVersion": apiextensionsv1.SchemeGroupVersion.String(),
+		"kind":       "CustomResourceDefinition",
+		"metadata":   metadata,
+		"spec":       crd.Spec,
+	})
+	if err != nil {
+		return fmt.Errorf("crd %q: encode: %w", crd.Name, err)
+	}
+	force := true
+	_, err = api.Patch(ctx, crd.Name, types.ApplyPatchType, body, metav1.PatchOptions{FieldManager: FieldManager, Force: &force})
+	if err != nil {
+		return fmt.Errorf("apply crd %q: %w", crd.Name, err)
+	}
+	return nil
+}
+
+// waitEstablished polls the named CRD until it is Established; it fails at once if the API server
+// did not accept its names.
+func waitEstablished(ctx context.Context, api apiextensionsclient.CustomResourceDefinitionInterface, name string) error {
+	var last error
+	err := wait.PollUntilContextCancel(ctx, crdPollInterval, true, func(ctx context.Context) (bool, error) {
+		crd, err := api.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			last = err
+			return false, nil
+		}
+		for _, cond := range crd.Status.Conditions {
+			switch {
+			case cond.Type == apiextensionsv1.Established && cond.Status == apiextensionsv1.ConditionTrue:
+				return true, nil
+			case cond.Type == apiextensionsv1.NamesAccepted && cond.Status == apiextensionsv1.ConditionFalse:
+				return false, fmt.Errorf("names not accepted: %s", cond.Message)
+			}
+		}
+		last = errors.New("not Established yet")
+		return false, nil
+	})
+	if err != nil {
+		return fmt.Errorf("crd %q: %w (last: %v)", name, err, last)
+	}
+	return nil
+}

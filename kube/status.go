@@ -1,0 +1,31 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+)
+
+// UpdateNodePoolStatus changes the named NodePool's status (resources, nodes, conditions)
+// through the status subresource.
+func (w *Writer) UpdateNodePoolStatus(ctx context.Context, name string, mutate func(*karpv1.NodePool) error) error {
+	get := func(ctx context.Context) (*karpv1.NodePool, error) { return w.clients.NodePools.Get(ctx, name) }
+	send := func(ctx context.Context, patch []byte) (*karpv1.NodePool, error) {
+		return w.clients.NodePools.Patch(ctx, name, patch, true)
+	}
+	_, err := update(ctx, fmt.Sprintf("status of nodepool %q", name), get, mutate, send)
+	return err
+}
+
+// UpdateNodeClassStatus changes the named EC2NodeClass's status (subnets, security groups,
+// AMIs, instance profile, conditions) through the status subresource.
+func (w *Writer) UpdateNodeClassStatus(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) error {
+	get := func(ctx context.Context) (*awsv1.EC2NodeClass, error) { return w.clients.NodeClasses.Get(ctx, name) }
+	send := func(ctx context.Context, patch []byte) (*awsv1.EC2NodeClass, error) {
+		return w.clients.NodeClasses.Patch(ctx, name, patch, true)
+	}
+	_, err := update(ctx, fmt.Sprintf("status of ec2nodeclass %q", name), get, mutate, send)
+	return err
+}
