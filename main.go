@@ -27,6 +27,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(planCommand(stdout))
+	root.AddCommand(installCRDsCommand(stdout))
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "nodepilot: %v\n", err)
