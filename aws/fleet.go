@@ -155,11 +155,16 @@ func fleetInput(plan launchPlan, templates map[string]string, subnets map[string
 			TotalTargetCapacity:       sdkaws.Int32(1),
 			DefaultTargetCapacityType: ec2types.DefaultTargetCapacityType(plan.capacityType),
 		},
-		TagSpecifications: []ec2types.TagSpecification{
-			{ResourceType: ec2types.ResourceTypeInstance, Tags: ec2Tags(tags)},
-			{ResourceType: ec2types.ResourceTypeVolume, Tags: ec2Tags(tags)},
-			{ResourceType: ec2types.ResourceTypeFleet, Tags: ec2Tags(tags)},
-		},
+	}
+	// Every resource the fleet creates carries the tags, which the IAM policy's conditions on
+	// request tags rely on.
+	resources := []ec2types.ResourceType{ec2types.ResourceTypeInstance, ec2types.ResourceTypeVolume,
+		ec2types.ResourceTypeNetworkInterface, ec2types.ResourceTypeFleet}
+	if plan.capacityType == karpv1.CapacityTypeSpot {
+		resources = append(resources, ec2types.ResourceTypeSpotInstancesRequest)
+	}
+	for _, rt := range resources {
+		input.TagSpecifications = append(input.TagSpecifications, ec2types.TagSpecification{ResourceType: rt, Tags: ec2Tags(tags)})
 	}
 	if plan.capacityType == karpv1.CapacityTypeSpot {
 		input.SpotOptions = &ec2types.SpotOptionsRequest{AllocationStrategy: ec2types.SpotAllocationStrategyPriceCapacityOptimized}

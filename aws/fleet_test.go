@@ -118,7 +118,7 @@ func TestFleetInput(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("overrides %v, want %v", got, want)
 	}
-	if *in.ClientToken != "token" || len(in.TagSpecifications) != 3 {
+	if *in.ClientToken != "token" || len(in.TagSpecifications) != 5 {
 		t.Errorf("client token %q, %d tag specifications", *in.ClientToken, len(in.TagSpecifications))
 	}
 	plan.capacityType = karpv1.CapacityTypeOnDemand
