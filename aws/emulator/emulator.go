@@ -255,10 +255,16 @@ func (e *Emulator) Close() error {
 	return nil
 }
 
+// shutdown ends the long polls and latency waits, lets the requests in flight finish, and
+// closes the listener and the connections.
 func (e *Emulator) shutdown() {
 	e.stopOnce.Do(func() {
 		close(e.done)
-		_ = e.server.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := e.server.Shutdown(ctx); err != nil {
+			_ = e.server.Close()
+		}
 	})
 }
 

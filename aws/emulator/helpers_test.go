@@ -49,6 +49,18 @@ func clientsFor(e *Emulator) clients {
 // testStart is the fake clock's start: a fixed instant, so that prices and ids repeat.
 var testStart = time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
 
+// startFakeB is startFake for benchmarks.
+func startFakeB(b *testing.B) (*Emulator, *clocktesting.FakeClock, clients) {
+	b.Helper()
+	fc := clocktesting.NewFakeClock(testStart)
+	e, err := Start(context.Background(), Config{Clock: fc})
+	if err != nil {
+		b.Fatalf("Start: %v", err)
+	}
+	b.Cleanup(func() { _ = e.Close() })
+	return e, fc, clientsFor(e)
+}
+
 // startFake starts an emulator on a fake clock; cfg's Clock is replaced. It stops with the test.
 func startFake(t *testing.T, cfg Config) (*Emulator, *clocktesting.FakeClock, clients) {
 	t.Helper()

@@ -11,7 +11,7 @@ import (
 // a few of these fail with "use of closed network connection" (see HTTPClient).
 func TestHTTPClientKeepsLargeResponses(t *testing.T) {
 	_, _, c := startFake(t, Config{})
-	for i := range 300 {
+	for i := range 100 {
 		out, err := c.ec2.DescribeInstanceTypeOfferings(ctx(t), &ec2.DescribeInstanceTypeOfferingsInput{LocationType: types.LocationTypeAvailabilityZone})
 		if err != nil {
 			t.Fatalf("call %d: %v", i, err)
