@@ -127,3 +127,19 @@ func errorCode(err error) string {
 	}
 	return ""
 }
+
+// errorKey is what stays the same when AWS fails the same way twice (the message carries a
+// new request id each time): the denied action, else the error code, else the message. Logs
+// repeat only when it changes.
+func errorKey(err error) string {
+	var perr *PermissionError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &perr):
+		return "denied " + perr.Action
+	case errorCode(err) != "":
+		return errorCode(err)
+	}
+	return err.Error()
+}

@@ -970,3 +970,27 @@ func BenchmarkLaunch(b *testing.B) {
 		}
 	}
 }
+
+// TestEmulatorRepeatedFailuresAreLoggedOnce fails the Pricing API on two refreshes in a row: one
+// warning, not one per retry.
+func TestEmulatorRepeatedFailuresAreLoggedOnce(t *testing.T) {
+	env := startEmulator(t, nil)
+	var logged strings.Builder
+	opts := env.cfg
+	opts.Log = slogTo(&logged)
+	p, err := New(env.clients, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.em.FailNext("GetProducts", 2, "InternalError"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := p.Refresh(context.Background()); err == nil {
+			t.Fatal("refresh succeeded with the Pricing API failing")
+		}
+	}
+	if n := strings.Count(logged.String(), "refreshing from AWS failed"); n != 1 {
+		t.Errorf("%d warnings for one repeated failure, want 1:\n%s", n, logged.String())
+	}
+}

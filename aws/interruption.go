@@ -71,9 +71,9 @@ func (q *Queue) Run(ctx context.Context, handle func(context.Context, cloudprovi
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if err.Error() != lastErr {
+			if key := errorKey(err); key != lastErr {
 				q.log.Warn("receiving from the interruption queue failed; retrying", "queue", q.queue, "error", err)
-				lastErr = err.Error()
+				lastErr = key
 			}
 			if err := sleep(ctx, backoff); err != nil {
 				return err

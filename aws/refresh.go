@@ -71,6 +71,9 @@ type ec2Data struct {
 	mu     sync.RWMutex
 	snap   ec2Snapshot
 	status map[string]DataStatus
+	// logged is the errorKey of the last failure logged per data set, so that a failure that
+	// repeats every retry is logged once.
+	logged map[string]string
 	// refreshing serializes refreshes; it is never held with mu.
 	refreshing sync.Mutex
 }
@@ -88,6 +91,7 @@ func newEC2Data(cat *catalog.Catalog) *ec2Data {
 			dataOnDemandPrices: {Source: cloudprovider.PriceCatalog, Count: len(onDemand)},
 			dataSpotPrices:     {Source: cloudprovider.PriceSynthetic},
 		},
+		logged: map[string]string{},
 	}
 }
 
@@ -225,7 +229,8 @@ func (p *Provider) record(name string, start time.Time, err error, apply func(*e
 		next := prev
 		next.AttemptedAt, next.Err = start, err.Error()
 		p.data.status[name] = next
-		if prev.Err != next.Err {
+		if key := errorKey(err); p.data.logged[name] != key {
+			p.data.logged[name] = key
 			p.log.Warn("refreshing from AWS failed; keeping the last good data", "data", name, "source", prev.Source, "error", err)
 		}
 		return fmt.Errorf("refreshing %s: %w", name, err)
@@ -236,6 +241,7 @@ func (p *Provider) record(name string, start time.Time, err error, apply func(*e
 	p.data.snap = s
 	st.UpdatedAt, st.AttemptedAt = start, start
 	p.data.status[name] = st
+	delete(p.data.logged, name)
 	return nil
 }
 
