@@ -90,6 +90,8 @@ type Cloud struct {
 	delivered   []Delivery
 	// arrived wakes Run when an interruption is queued.
 	arrived chan struct{}
+	// version counts changes, so that the Env can tell when the world settled.
+	version uint64
 	// RedeliveryDelay is how long an interruption whose handling failed waits before it is
 	// delivered again, like an SQS visibility timeout. Set it before the Cloud is used.
 	RedeliveryDelay time.Duration
@@ -179,6 +181,13 @@ func (c *Cloud) IsDrifted(ctx context.Context, nodeClaim *karpv1.NodeClaim) (clo
 		return "", &cloudprovider.NodeClaimNotFoundError{ProviderID: nodeClaim.Status.ProviderID}
 	}
 	return c.drifted[nodeClaim.Name], nil
+}
+
+// changes counts the changes to instances, offerings and the interruption queue so far.
+func (c *Cloud) changes() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version
 }
 
 // byProviderID finds an instance; the caller holds the lock.

@@ -50,6 +50,7 @@ func (c *Cloud) short(o OfferingKey) bool {
 
 // markUnavailable records that an offering failed or was interrupted; the caller holds the lock.
 func (c *Cloud) markUnavailable(o OfferingKey, now time.Time) {
+	c.version++
 	c.unavailable[o] = now.Add(UnavailableFor)
 }
 

@@ -42,6 +42,7 @@ func (c *Cloud) Terminate(providerID string) bool {
 
 // terminate ends an instance; the caller holds the lock.
 func (c *Cloud) terminate(inst *Instance, now time.Time) {
+	c.version++
 	inst.State = InstanceTerminated
 	inst.TerminatedAt = now
 	inst.ReclaimAt = time.Time{}

@@ -132,6 +132,7 @@ func (c *Cloud) launch(nc *karpv1.NodeClaim, ch choice, now time.Time) *Instance
 	}
 	c.instances = append(c.instances, inst)
 	c.launches[nc.Name]++
+	c.version++
 	return inst
 }
 

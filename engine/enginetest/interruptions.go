@@ -72,6 +72,7 @@ func (c *Cloud) Interrupt(providerID string, kind cloudprovider.InterruptionKind
 
 // enqueue queues an interruption for delivery now and wakes Run; the caller holds the lock.
 func (c *Cloud) enqueue(ev cloudprovider.Interruption) {
+	c.version++
 	c.queue = append(c.queue, queuedInterruption{event: ev, notBefore: ev.At})
 	select {
 	case c.arrived <- struct{}{}:

@@ -102,6 +102,13 @@ func (a *API) DeletePod(ctx context.Context, pod *corev1.Pod, gracePeriodSeconds
 	return err
 }
 
+// deletePod deletes a pod without fault injection, for the kubelet and the controllers.
+func (a *API) deletePod(key types.NamespacedName, gracePeriodSeconds *int64) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.deletePodLocked(key, gracePeriodSeconds)
+}
+
 // deletePodLocked is the API server's graceful pod deletion; the caller holds the lock.
 func (a *API) deletePodLocked(key types.NamespacedName, gracePeriodSeconds *int64) error {
 	cur, err := a.pods.get(key)
