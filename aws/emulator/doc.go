@@ -19,7 +19,10 @@
 //
 // Time comes from Config.Clock (boot and shutdown delays, the two minutes of an interruption
 // warning, spot price steps, message visibility, long polls, call latency), so a fake or
-// scaled clock drives everything. Close stops the listener and the one scheduler goroutine.
+// scaled clock drives everything. The emulator owns three goroutines (the HTTP server, the
+// scheduler that applies state changes when they fall due, and the one that watches Start's
+// context); Close ends them, the long polls and the requests in flight. SDK clients should use
+// HTTPClient (see there why).
 //
 // # Admin API
 //

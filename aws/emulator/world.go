@@ -41,9 +41,11 @@ type subnet struct {
 	ID, VpcID, Zone, ZoneID, CIDR string
 	Free                          int
 	Tags                          map[string]string
-	first                         netip.Addr
-	size                          int
-	next                          int
+	// first is the first address EC2 hands out (the fifth of the block); size is how many
+	// there are; next counts the addresses handed out so far.
+	first netip.Addr
+	size  int
+	next  int
 }
 
 type securityGroup struct {
@@ -240,13 +242,13 @@ func (w *world) zoneByName(name string) (zone, bool) {
 
 // allocateIP takes one free address of the subnet. The caller holds the emulator's lock.
 func (s *subnet) allocateIP() netip.Addr {
-	a := s.first
-	for range s.next % s.size {
-		a = a.Next()
-	}
+	first := s.first.As4()
+	n := binary.BigEndian.Uint32(first[:]) + uint32(s.next%s.size)
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], n)
 	s.next++
 	s.Free--
-	return a
+	return netip.AddrFrom4(b)
 }
 
 // interfaces splits a pod limit computed as ENIs x (IPv4 per ENI - 1) + 2 back into its two
