@@ -15,11 +15,13 @@
 // The clients.go interfaces list every AWS operation the provider calls; the policy in
 // aws/policy/controller-policy.json is tested to allow exactly those.
 //
-// A file holds one idea: instancetypes.go (DescribeInstanceTypes to engine instance types),
-// refresh.go (the refreshed data and its status), pricing.go, offerings.go (offerings without
-// capacity), subnets.go, securitygroups.go, amis.go, instanceprofile.go, userdata.go,
-// launchtemplates.go, fleet.go (the CreateFleet request and answer), create.go (Create),
-// instances.go (Get, List, Delete), terminate.go (batched termination), gc.go, drift.go,
-// nodeclassstatus.go, messages.go (EventBridge events), interruption.go (the queue), config.go,
-// calls.go (call counting and permission errors).
+// A file holds one idea: clients.go (the AWS operations called), config.go (SDK configuration,
+// credentials, region, endpoints), calls.go (call counting and permission errors), refresh.go
+// (the refreshed data and its status), instancetypes.go (DescribeInstanceTypes to engine
+// instance types), pricing.go, offerings.go (offerings without capacity), cache.go,
+// selectors.go (selector terms as EC2 filters), subnets.go, securitygroups.go, amis.go,
+// instanceprofile.go, userdata.go, launchtemplates.go, fleet.go (the CreateFleet request and
+// answer), create.go (Create), instances.go (Get, List, Delete), terminate.go (batched
+// termination), gc.go, drift.go, nodeclassstatus.go, messages.go (EventBridge events) and
+// interruption.go (the queue).
 package aws

@@ -50,6 +50,8 @@ type Status struct {
 	SpotPrices     DataStatus
 	// Denied lists the IAM actions AWS refused (see PolicyFile).
 	Denied []string
+	// Calls counts the AWS calls made so far, by IAM action.
+	Calls map[string]int64
 }
 
 // ec2Snapshot is an immutable view of the refreshed data. Refreshes replace maps, never change
@@ -245,7 +247,7 @@ func (p *Provider) record(name string, start time.Time, err error, apply func(*e
 	return nil
 }
 
-// Status returns the state of the refreshed data and the permissions AWS denied.
+// Status returns the state of the refreshed data, the permissions AWS denied and the calls made.
 func (p *Provider) Status() Status {
 	p.data.mu.RLock()
 	defer p.data.mu.RUnlock()
@@ -254,5 +256,6 @@ func (p *Provider) Status() Status {
 		OnDemandPrices: p.data.status[dataOnDemandPrices],
 		SpotPrices:     p.data.status[dataSpotPrices],
 		Denied:         p.clients.Calls.Denied(),
+		Calls:          p.clients.Calls.Counts(),
 	}
 }
