@@ -96,3 +96,18 @@ func TestLaunchTemplates(t *testing.T) {
 		t.Errorf("first page of one: %v %+v", err, out)
 	}
 }
+
+func TestDryRun(t *testing.T) {
+	e, _, c := startFake(t, Config{})
+	_, err := c.ec2.CreateLaunchTemplate(ctx(t), &ec2.CreateLaunchTemplateInput{DryRun: aws.Bool(true), LaunchTemplateName: aws.String("dry-run"),
+		LaunchTemplateData: &types.RequestLaunchTemplateData{ImageId: aws.String("ami-0123456789abcdef0")}})
+	if apiCode(err) != "DryRunOperation" {
+		t.Errorf("dry run: %v, want DryRunOperation", err)
+	}
+	e.mu.Lock()
+	n := len(e.templates)
+	e.mu.Unlock()
+	if n != 0 {
+		t.Errorf("a dry run created %d templates", n)
+	}
+}

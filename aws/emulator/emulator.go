@@ -19,7 +19,8 @@ import (
 // Config shapes the emulated account. Zero values take the defaults documented on each field;
 // DefaultConfig returns the realistic timings the demo uses.
 type Config struct {
-	// Region is the region every service answers for (default us-east-1).
+	// Region is the region every service answers for (default us-east-1). The catalog is
+	// us-east-1's: in another region the same types, zone letters and prices are used.
 	Region string
 	// AccountID owns the subnets, security groups, custom AMIs, roles and the queue
 	// (default 123456789012).

@@ -173,8 +173,7 @@ func (e *Emulator) getProducts(_ context.Context, body []byte) (any, error) {
 	}
 	filterKey, _ := json.Marshal(in.Filters)
 	fp := fingerprint(url.Values{"s": {in.ServiceCode}, "f": {string(filterKey)}})
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	// The instance types never change after Start: no lock needed.
 	var selected []product
 	for _, t := range e.world.types {
 		p := e.productFor(t)

@@ -115,6 +115,11 @@ func (e *Emulator) serveQuery(w http.ResponseWriter, r *http.Request, body []byt
 			writeEC2Error(w, requestID, asAPIError(err))
 			return
 		}
+		if q.boolParam("DryRun") {
+			// The emulator has no permissions to check: every dry run would succeed.
+			writeEC2Error(w, requestID, newError(http.StatusPreconditionFailed, "DryRunOperation", "Request would have succeeded, but DryRun flag is set."))
+			return
+		}
 		e.mu.Lock()
 		e.advance()
 		out, err := h(e, q)
