@@ -86,13 +86,24 @@ func (c *Command) Describe() string {
 		len(c.Candidates), strings.Join(c.Nodes(), " "), len(c.Pods()), c.PriceBefore, c.PriceAfter, c.PriceBefore-c.PriceAfter)
 }
 
-// simulator places pods as the provisioner would, with some nodes taken away.
+// simulator places pods as the provisioner would, with some nodes taken away. It prepares the
+// solver once per pass: what the NodePools offer does not change from one candidate to the next.
 type simulator struct {
 	snap      *state.Snapshot
 	cat       *provisioning.Catalog
 	pending   []*corev1.Pod
 	opts      scheduling.Options
 	wellKnown []string
+	prepared  *scheduling.Prepared
+	nodes     []scheduling.ExistingNode
+}
+
+func (s *simulator) prepare() {
+	if s.prepared != nil {
+		return
+	}
+	in := provisioning.Input(s.snap, s.cat, s.snap.Pods, s.opts, s.wellKnown, nil)
+	s.prepared, s.nodes = scheduling.Prepare(in), in.Nodes
 }
 
 // place simulates removing the candidates: their pods, and the pods pending now, go where the
@@ -111,7 +122,14 @@ func (s *simulator) place(cands []*Candidate) ([]*scheduling.NodeClaim, *block) 
 		}
 	}
 	podsToPlace = append(podsToPlace, s.pending...)
-	results := scheduling.Solve(provisioning.Input(s.snap, s.cat, podsToPlace, s.opts, s.wellKnown, exclude))
+	s.prepare()
+	nodes := make([]scheduling.ExistingNode, 0, len(s.nodes))
+	for _, n := range s.nodes {
+		if !exclude[n.Name] {
+			nodes = append(nodes, n)
+		}
+	}
+	results := s.prepared.Solve(podsToPlace, nodes)
 	for _, pe := range results.Unschedulable {
 		if moving[pe.Pod] {
 			why := "it fits nowhere"

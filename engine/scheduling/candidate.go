@@ -90,7 +90,7 @@ func newNodeClaim(s *scheduler, t *template) *nodeClaim {
 	nc := &nodeClaim{
 		t:        t,
 		hostname: host,
-		reqs:     t.reqs.Add(append([]*requirements.Requirement{requirements.New(corev1.LabelHostname, corev1.NodeSelectorOpIn, host)}, t.domains...)...),
+		reqs:     t.reqs.Add(append([]*requirements.Requirement{requirements.New(corev1.LabelHostname, corev1.NodeSelectorOpIn, host)}, s.domainReqs[t.index]...)...),
 		requests: make(vec, len(s.space.names)),
 	}
 	nc.types = s.fitting(nc, t.all, nc.requests)

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -21,7 +22,11 @@ import (
 
 // scheduler is the state of one solve.
 type scheduler struct {
-	in         *Input
+	prep  *Prepared
+	in    *Input
+	nodes []ExistingNode
+	// domainReqs are, per template, the topology domains a new NodeClaim starts restricted to.
+	domainReqs [][]*requirements.Requirement
 	space      *space
 	topo       *topology
 	templates  []*template
@@ -51,32 +56,87 @@ type rejectCache struct {
 }
 
 // Solve places the pods of in and explains those it cannot place.
-func Solve(in *Input) *Results {
-	s := newScheduler(in)
-	pods := s.prepare()
-	q := newQueue(pods)
+func Solve(in *Input) *Results { return Prepare(in).Solve(in.Pods, in.Nodes) }
+
+// Prepared is the part of a solve that depends only on the NodePools, the DaemonSets and which
+// resources exist: the instance types of each NodePool narrowed, priced and reduced by DaemonSet
+// overhead. Disruption prepares once per pass and solves candidate after candidate.
+type Prepared struct {
+	in        *Input
+	space     *space
+	templates []*template
+	wellKnown func(string) bool
+	// preferNoSchedule is set when some NodePool has a PreferNoSchedule taint.
+	preferNoSchedule bool
+}
+
+// Prepare builds the reusable part of a solve from in's NodePools, DaemonSets and options; the
+// resources of in.Nodes and in.Pods are known to every later Solve (a pod asking for a resource
+// nothing offers cannot be placed).
+func Prepare(in *Input) *Prepared {
+	p := &Prepared{in: in, space: newSpace()}
+	// The labels every launched node carries: Karpenter's, the cloud's, and its hostname.
+	p.wellKnown = karpv1.WellKnownLabels().Insert(in.WellKnownLabels...).Insert(corev1.LabelHostname).Has
+	for _, pod := range in.Pods {
+		p.space.addAll(podRequests(pod))
+	}
+	for i := range in.NodePools {
+		np := &in.NodePools[i]
+		for _, it := range np.InstanceTypes {
+			p.space.addAll(it.Capacity)
+		}
+		p.space.addAll(np.Limits)
+		p.preferNoSchedule = p.preferNoSchedule || hasPreferNoSchedule(np.Taints)
+	}
+	for i := range in.Nodes {
+		p.space.addAll(in.Nodes[i].Allocatable)
+	}
+	var daemonSets []*daemonSet
+	for _, ds := range in.DaemonSets {
+		daemonSets = append(daemonSets, newDaemonSet(ds, p.space))
+	}
+	order := make([]int, len(in.NodePools))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		pa, pb := &in.NodePools[a], &in.NodePools[b]
+		return cmp.Or(cmp.Compare(pb.Weight, pa.Weight), cmp.Compare(pa.Name, pb.Name))
+	})
+	for _, i := range order {
+		p.templates = append(p.templates, newTemplate(&in.NodePools[i], len(p.templates), p.space, daemonSets, p.wellKnown))
+	}
+	return p
+}
+
+// Solve places pods on nodes and new NodeClaims. Solves of one Prepared must not run concurrently.
+func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode) *Results {
+	s := newScheduler(p, nodes)
+	queued := s.prepare(pods)
+	q := newQueue(queued)
+	opts := p.in.Options
 	timedOut := false
 	for n := 0; ; n++ {
-		if !in.Options.Deadline.IsZero() && n%64 == 0 && time.Now().After(in.Options.Deadline) {
+		if !opts.Deadline.IsZero() && n%64 == 0 && time.Now().After(opts.Deadline) {
 			timedOut = true
 			break
 		}
-		p, ok := q.pop()
+		pd, ok := q.pop()
 		if !ok {
 			break
 		}
-		if s.add(p) {
+		if s.add(pd) {
 			continue
 		}
 		relaxed := false
-		if in.Options.PreferencePolicy != PreferencesIgnore && p.relax(s.preferNoSchedule) != "" {
+		if opts.PreferencePolicy != PreferencesIgnore && pd.relax(s.preferNoSchedule) != "" {
 			relaxed = true
-			if err := s.derive(p); err != nil {
-				s.failed[p] = err.Error()
+			if err := s.derive(pd); err != nil {
+				s.failed[pd] = err.Error()
 				continue
 			}
 		}
-		q.push(p, relaxed)
+		q.push(pd, relaxed)
 	}
 	left := q.remaining()
 	if !timedOut {
@@ -86,62 +146,25 @@ func Solve(in *Input) *Results {
 	return s.results(left, timedOut)
 }
 
-func newScheduler(in *Input) *scheduler {
-	s := &scheduler{in: in, space: newSpace(), topo: newTopology(), rejects: map[uint64]*rejectCache{},
-		seed: maphash.MakeSeed(), failed: map[*podData]string{}}
-	// The labels every launched node carries: Karpenter's, the cloud's, and its hostname.
-	known := karpv1.WellKnownLabels().Insert(in.WellKnownLabels...).Insert(corev1.LabelHostname)
-	s.wellKnown = known.Has
+func newScheduler(p *Prepared, nodes []ExistingNode) *scheduler {
+	s := &scheduler{prep: p, in: p.in, nodes: nodes, space: p.space, templates: p.templates, topo: newTopology(),
+		rejects: map[uint64]*rejectCache{}, seed: maphash.MakeSeed(), failed: map[*podData]string{},
+		wellKnown: p.wellKnown, preferNoSchedule: p.preferNoSchedule, domainReqs: make([][]*requirements.Requirement, len(p.templates))}
 	s.topo.wellKnown = s.wellKnown
+	for _, t := range s.templates {
+		s.remaining = append(s.remaining, s.limitsOf(t.pool))
+	}
 	return s
 }
 
-// prepare builds everything the loop reads and returns the pods to place.
-func (s *scheduler) prepare() []*podData {
-	in := s.in
-	requests := make([]corev1.ResourceList, len(in.Pods))
-	for i, p := range in.Pods {
-		requests[i] = podRequests(p)
-		s.space.addAll(requests[i])
-	}
-	for i := range in.NodePools {
-		np := &in.NodePools[i]
-		for _, it := range np.InstanceTypes {
-			s.space.addAll(it.Capacity)
-		}
-		s.space.addAll(np.Limits)
-	}
-	for i := range in.Nodes {
-		s.space.addAll(in.Nodes[i].Allocatable)
-	}
-	var daemonSets []*daemonSet
-	for _, ds := range in.DaemonSets {
-		daemonSets = append(daemonSets, newDaemonSet(ds, s.space))
-	}
-
-	order := make([]int, len(in.NodePools))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		pa, pb := &in.NodePools[a], &in.NodePools[b]
-		return cmp.Or(cmp.Compare(pb.Weight, pa.Weight), cmp.Compare(pa.Name, pb.Name))
-	})
-	for _, np := range in.NodePools {
-		s.preferNoSchedule = s.preferNoSchedule || hasPreferNoSchedule(np.Taints)
-	}
-	for _, n := range in.Nodes {
+// prepare builds what the loop reads and returns the pods to place.
+func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
+	for _, n := range s.nodes {
 		s.preferNoSchedule = s.preferNoSchedule || hasPreferNoSchedule(n.Taints)
 	}
-	for _, i := range order {
-		t := newTemplate(&in.NodePools[i], len(s.templates), s.space, daemonSets, s.wellKnown)
-		s.templates = append(s.templates, t)
-		s.remaining = append(s.remaining, s.limitsOf(t.pool))
-	}
-
-	nodes := make([]*ExistingNode, len(in.Nodes))
-	for i := range in.Nodes {
-		nodes[i] = &in.Nodes[i]
+	nodes := make([]*ExistingNode, len(s.nodes))
+	for i := range s.nodes {
+		nodes[i] = &s.nodes[i]
 	}
 	slices.SortStableFunc(nodes, func(a, b *ExistingNode) int {
 		if a.Initialized == b.Initialized {
@@ -163,13 +186,20 @@ func (s *scheduler) prepare() []*podData {
 		s.candidates = append(s.candidates, en)
 	}
 
-	pods := make([]*podData, 0, len(in.Pods))
-	for i, p := range in.Pods {
-		d := newPodData(p, s.space.vec(requests[i]), in.Options.PreferencePolicy == PreferencesIgnore)
+	pods := make([]*podData, 0, len(podList))
+	for _, p := range podList {
+		requests := podRequests(p)
+		d := newPodData(p, s.space.vec(requests), s.in.Options.PreferencePolicy == PreferencesIgnore)
 		pods = append(pods, d)
+		if missing := s.space.missing(requests); len(missing) > 0 {
+			s.failed[d] = fmt.Sprintf("it requests %s, which no instance type or node offers", strings.Join(missing, ", "))
+		}
 	}
 	s.indexDomains(pods)
 	for _, d := range pods {
+		if _, bad := s.failed[d]; bad {
+			continue
+		}
 		if err := s.derive(d); err != nil {
 			s.failed[d] = err.Error()
 		}
@@ -238,7 +268,7 @@ func (s *scheduler) indexDomains(pods []*podData) {
 			keys.Insert(t.term.TopologyKey)
 		}
 	}
-	for _, n := range s.in.Nodes {
+	for _, n := range s.nodes {
 		for _, p := range n.Pods {
 			for _, t := range requiredAntiAffinity(p.Spec.Affinity) {
 				keys.Insert(t.TopologyKey)
@@ -271,10 +301,10 @@ func (s *scheduler) indexDomains(pods []*podData) {
 				s.topo.addDomain(key, v, provider{t.reqs, t.pool.Taints})
 			}
 			if defined || poolReq != nil {
-				t.domains = append(t.domains, requirements.New(key, corev1.NodeSelectorOpIn, sets.List(values)...))
+				s.domainReqs[t.index] = append(s.domainReqs[t.index], requirements.New(key, corev1.NodeSelectorOpIn, sets.List(values)...))
 			}
 		}
-		for _, n := range s.in.Nodes {
+		for _, n := range s.nodes {
 			if v, ok := n.Labels[key]; ok {
 				s.topo.addDomain(key, v, provider{requirements.FromLabels(n.Labels), n.Taints})
 			}

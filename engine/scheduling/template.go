@@ -36,9 +36,6 @@ type template struct {
 	typeKeys map[string]bool
 	// excluded counts, per reason, the NodePool's types that its own requirements rule out.
 	excluded map[string]int
-	// domains are, per topology key other than hostname, the values this NodePool's nodes can
-	// take; a new NodeClaim starts restricted to them.
-	domains []*requirements.Requirement
 }
 
 func newTemplate(pool *NodePool, index int, sp *space, daemonSets []*daemonSet, wellKnown func(string) bool) *template {

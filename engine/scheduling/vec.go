@@ -39,6 +39,18 @@ func (s *space) addAll(l corev1.ResourceList) {
 	}
 }
 
+// missing lists the resources of l with a non-zero quantity that the space does not know.
+func (s *space) missing(l corev1.ResourceList) []string {
+	var out []string
+	for name, q := range l {
+		if _, ok := s.index[name]; !ok && !q.IsZero() {
+			out = append(out, string(name))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // vec is a resource vector in a space.
 type vec []int64
 
