@@ -66,7 +66,7 @@ func (e *Emulator) SetFreeAddresses(subnetID string, n int) error {
 	return nil
 }
 
-// Subnets lists the subnets as id and zone, in zone order.
+// Subnets lists the subnets (id, zone, zone id, free addresses, tags), in zone order.
 func (e *Emulator) Subnets() []Subnet {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -57,7 +57,7 @@ func writeJSON(w http.ResponseWriter, svc service, requestID string, out any) {
 	_, _ = w.Write(b)
 }
 
-// sqsQueryCodes maps SQS's JSON error names to the codes of its older query protocol, which
+// sqsQueryCode maps SQS's JSON error names to the codes of its older query protocol, which
 // the SDK reads from the x-amzn-query-error header (AWS's awsQueryCompatible trait).
 func sqsQueryCode(code string) string {
 	switch code {
@@ -71,7 +71,7 @@ func sqsQueryCode(code string) string {
 	return code
 }
 
-// sqsModelledErrors are the SQS errors the model names (others are validation errors).
+// sqsModelled reports whether the SQS model names the error (the others are validation errors).
 func sqsModelled(code string) bool {
 	switch code {
 	case "QueueDoesNotExist", "QueueNameExists", "ReceiptHandleIsInvalid", "RequestThrottled", "InvalidAddress",

@@ -59,7 +59,7 @@ func decodeToken(token string, fp uint64) (offset int, ok bool) {
 	return t.Offset, true
 }
 
-// page cuts [start, end) out of n items for an EC2 request with NextToken and a page size,
+// ec2Page cuts [start, end) out of n items for an EC2 request with NextToken and a page size,
 // and returns the token of the next page ("" on the last).
 func ec2Page(q query, n, size int) (start, end int, next string, err *apiError) {
 	fp := fingerprint(q.v, "NextToken", "MaxResults")

@@ -19,7 +19,7 @@ type product struct {
 	typeName   string
 }
 
-// regionLocations are the Pricing API's location names.
+// regionLocation is the Pricing API's location name of a region.
 func regionLocation(region string) string {
 	names := map[string]string{
 		"us-east-1": "US East (N. Virginia)", "us-east-2": "US East (Ohio)", "us-west-1": "US West (N. California)",

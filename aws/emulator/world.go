@@ -80,7 +80,7 @@ type instanceType struct {
 	Zones []string
 }
 
-// KubernetesVersions are the versions whose EKS AMI parameters exist: 1.28 to 1.40.
+// kubernetesVersions are the versions whose EKS AMI parameters exist: 1.28 to 1.40.
 func kubernetesVersions() []string {
 	var out []string
 	for minor := 28; minor <= 40; minor++ {
