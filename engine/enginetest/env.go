@@ -2,6 +2,8 @@ package enginetest
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,7 +35,7 @@ type Env struct {
 	Scheduler *Scheduler
 
 	deployments map[string]*deployment
-	reconcilers []func(context.Context)
+	reconcilers []*reconciler
 }
 
 // Option configures NewEnv.
@@ -80,9 +82,16 @@ func NewEnv(t testing.TB, opts ...Option) *Env {
 
 // AddReconciler makes every round of Settle call reconcile after the world's own pieces, so
 // that the engine's loops can run synchronously, in step with the world, without goroutines.
-func (e *Env) AddReconciler(reconcile func(context.Context)) {
-	e.reconcilers = append(e.reconcilers, reconcile)
+// The returned function removes it again, as a crash test stops an engine before starting a
+// fresh one.
+func (e *Env) AddReconciler(reconcile func(context.Context)) (remove func()) {
+	r := &reconciler{run: reconcile}
+	e.reconcilers = append(e.reconcilers, r)
+	return func() { e.reconcilers = slices.DeleteFunc(e.reconcilers, func(x *reconciler) bool { return x == r }) }
 }
+
+// reconciler is one function added with AddReconciler.
+type reconciler struct{ run func(context.Context) }
 
 // Step advances the clock by d, then settles the world.
 func (e *Env) Step(d time.Duration) {
@@ -101,36 +110,47 @@ func (e *Env) Advance(total, tick time.Duration) {
 
 // Settle runs rounds of the cloud, the kubelets, the controllers, the scheduler and the added
 // reconcilers, without moving the clock, until a round changes nothing. A world that never
-// settles (more than 100 rounds at one instant) fails the test: something writes on every
-// pass.
+// settles (more than 100 rounds at one instant) fails the test, naming what kept changing:
+// something writes on every pass.
 func (e *Env) Settle() {
 	e.T.Helper()
 	ctx := e.T.Context()
+	var changers []string
 	for range maxRounds {
-		apiBefore, cloudBefore := e.API.Version(), e.Cloud.changes()
-		e.Cloud.Step(ctx)
+		changers = changers[:0]
 		for _, step := range []struct {
 			name string
 			run  func(context.Context) (bool, error)
 		}{
-			{"kubelet", e.Kubelet.Step},
-			{"deployment controller", e.stepDeployments},
-			{"daemonset controller", e.stepDaemonSets},
-			{"scheduler", e.Scheduler.Step},
+			{"the cloud", func(ctx context.Context) (bool, error) { return e.Cloud.Step(ctx), nil }},
+			{"the kubelet", e.Kubelet.Step},
+			{"the deployment controller", e.stepDeployments},
+			{"the daemonset controller", e.stepDaemonSets},
+			{"the scheduler", e.Scheduler.Step},
+			{"the reconcilers", e.runReconcilers},
 		} {
+			apiBefore, cloudBefore := e.API.Version(), e.Cloud.changes()
 			if _, err := step.run(ctx); err != nil {
 				e.T.Fatalf("enginetest: %s: %v", step.name, err)
 			}
+			if e.API.Version() != apiBefore || e.Cloud.changes() != cloudBefore {
+				changers = append(changers, step.name)
+			}
 		}
-		for _, r := range e.reconcilers {
-			r(ctx)
-		}
-		if e.API.Version() == apiBefore && e.Cloud.changes() == cloudBefore {
+		if len(changers) == 0 {
 			return
 		}
 	}
-	e.T.Fatalf("enginetest: the world did not settle within %d rounds at %s: something changes the cluster on every pass",
-		maxRounds, e.Clock.Now().Format(time.RFC3339))
+	e.T.Fatalf("enginetest: the world did not settle within %d rounds at %s: %s kept changing the cluster or the cloud",
+		maxRounds, e.Clock.Now().Format(time.RFC3339), strings.Join(changers, " and "))
+}
+
+// runReconcilers runs the added reconcilers once, in order.
+func (e *Env) runReconcilers(ctx context.Context) (bool, error) {
+	for _, r := range slices.Clone(e.reconcilers) {
+		r.run(ctx)
+	}
+	return false, nil
 }
 
 // Now is the fake clock's time.

@@ -19,14 +19,15 @@ import (
 )
 
 // miniAutoscaler is the least autoscaler that drives the world end to end: one NodeClaim for
-// all pending pods while none is in flight (its node not Ready yet), launched at once, registered when its node comes,
+// all pending pods while none is in flight (its node not registered and Ready yet), launched at once, registered when its node comes,
 // and terminated when deleted. It is a test of the harness, not of the engine.
 func miniAutoscaler(t *testing.T, e *Env) func(context.Context) {
 	return func(ctx context.Context) {
 		snap := e.Cluster.Snapshot()
 		inFlight := false
 		for _, sn := range snap.Nodes {
-			if sn.NodeClaim != nil && sn.NodeClaim.DeletionTimestamp == nil && (sn.Node == nil || nodeReadyStatus(sn.Node) != corev1.ConditionTrue) {
+			if sn.NodeClaim != nil && sn.NodeClaim.DeletionTimestamp == nil && (sn.Node == nil ||
+				nodeReadyStatus(sn.Node) != corev1.ConditionTrue || hasTaint(sn.Node.Spec.Taints, karpv1.UnregisteredNoExecuteTaint())) {
 				inFlight = true
 			}
 		}
@@ -48,7 +49,7 @@ func miniAutoscaler(t *testing.T, e *Env) func(context.Context) {
 					NodeClassRef: &karpv1.NodeClassReference{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: DefaultNodeClass},
 				},
 			}
-			if _, err := e.API.CreateNodeClaim(ctx, nc); err != nil {
+			if _, err := e.API.CreateNodeClaim(ctx, nc); err != nil && ctx.Err() == nil {
 				t.Errorf("creating a nodeclaim: %v", err)
 			}
 		}
@@ -59,7 +60,7 @@ func miniAutoscaler(t *testing.T, e *Env) func(context.Context) {
 				if cloudprovider.IsNodeClaimNotFound(err) {
 					_, err = e.API.UpdateNodeClaim(ctx, nc.Name, func(nc *karpv1.NodeClaim) error { nc.Finalizers = nil; return nil })
 				}
-				if err != nil {
+				if err != nil && ctx.Err() == nil {
 					t.Errorf("terminating %s: %v", nc.Name, err)
 				}
 			case nc.Status.ProviderID == "":
@@ -70,7 +71,7 @@ func miniAutoscaler(t *testing.T, e *Env) func(context.Context) {
 						return nil
 					})
 				}
-				if err != nil {
+				if err != nil && ctx.Err() == nil {
 					t.Errorf("launching %s: %v", nc.Name, err)
 				}
 			}
@@ -304,7 +305,58 @@ func TestSettleFailsOnChurn(t *testing.T) {
 		e.Step(time.Second)
 	}()
 	<-done
-	if !strings.Contains(tb.msg, "did not settle") {
+	if !strings.Contains(tb.msg, "did not settle") || !strings.Contains(tb.msg, "the reconcilers kept changing") {
 		t.Errorf("Settle with a reconciler writing on every pass: %q", tb.msg)
+	}
+}
+
+func TestCrashRightAfterALaunchLeavesNoDuplicate(t *testing.T) {
+	e := NewEnv(t, WithKubelet(KubeletOptions{}))
+	e.NodePool("default")
+	e.Deployment("web", 2, Resources("1", ""))
+
+	// The first engine crashes right after the cloud launched, before it recorded the launch.
+	crashed, crash := context.WithCancel(t.Context())
+	e.Cloud.OnCall(func(op string) {
+		if op == "Create" {
+			crash()
+		}
+	})
+	first := miniAutoscaler(t, e)
+	stop := e.AddReconciler(func(context.Context) {
+		if crashed.Err() == nil {
+			first(crashed)
+		}
+	})
+	e.Step(0)
+	stop()
+	e.Cloud.OnCall(nil)
+	if len(e.Cloud.Instances()) != 1 || e.API.NodeClaims()[0].Status.ProviderID != "" {
+		t.Fatalf("the crash should fall between launch and record: %d instances, nodeclaim %+v", len(e.Cloud.Instances()), e.API.NodeClaims()[0].Status)
+	}
+
+	// A fresh engine finds the same instance and converges.
+	e.AddReconciler(miniAutoscaler(t, e))
+	e.Advance(time.Minute, 5*time.Second)
+	if err := e.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Cloud.Launches(); len(got) != 1 {
+		t.Errorf("launches %v", got)
+	}
+}
+
+func TestReconcilersRunUntilRemoved(t *testing.T) {
+	e := NewEnv(t)
+	calls := 0
+	remove := e.AddReconciler(func(context.Context) { calls++ })
+	e.Step(time.Second)
+	if calls != 1 {
+		t.Fatalf("%d calls in a quiet step, want 1", calls)
+	}
+	remove()
+	e.Step(time.Second)
+	if calls != 1 {
+		t.Fatalf("called after removal")
 	}
 }

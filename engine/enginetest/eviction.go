@@ -124,7 +124,7 @@ func (a *API) budgetLocked(pdb *policyv1.PodDisruptionBudget) Budget {
 		if isHealthy(p) {
 			b.Healthy++
 		}
-		if ref := metav1.GetControllerOf(p); ref != nil {
+		if ref := metav1.GetControllerOfNoCopy(p); ref != nil {
 			if n, ok := a.scales[ref.UID]; ok {
 				if !scaled[ref.UID] {
 					scaled[ref.UID] = true

@@ -75,12 +75,12 @@ func (k *Kubelet) Step(ctx context.Context) (bool, error) {
 		instances[inst.ProviderID] = inst
 	}
 	nodes := map[string]*corev1.Node{}
-	for _, n := range k.api.Nodes() {
+	for _, n := range k.api.nodesShared() {
 		nodes[n.Name] = n
 	}
 	s := &kubeletStep{k: k, ctx: ctx, now: now}
 	s.register(launched, nodes)
-	for _, n := range k.api.Nodes() {
+	for _, n := range k.api.nodesShared() {
 		inst, managed := instances[n.Spec.ProviderID]
 		switch {
 		case managed && !inst.Running():
@@ -89,7 +89,7 @@ func (k *Kubelet) Step(ctx context.Context) (bool, error) {
 			s.tend(n, inst)
 		}
 	}
-	for _, p := range k.api.Pods() {
+	for _, p := range k.api.podsShared() {
 		s.runPod(p, nodes, instances)
 	}
 	return s.changed, errors.Join(s.errs...)

@@ -54,12 +54,12 @@ func podRequests(p *corev1.Pod) corev1.ResourceList {
 	return resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
 }
 
-// unfit says why the scheduler would not bind a pod to a node, in kube-scheduler's words, or
-// "" when it would: the node must be Ready and schedulable, its NoSchedule and NoExecute taints
+// unfit says why the scheduler would not bind a pod (requesting requests) to a node, in
+// kube-scheduler's words, or "" when it would: the node must be Ready and schedulable, its NoSchedule and NoExecute taints
 // tolerated, the pod's node selector and required node affinity matched, no required
 // anti-affinity on the hostname violated (either way), and the pod's requests and one more pod
 // must fit in allocatable less what the node's active pods request.
-func unfit(p *corev1.Pod, n *corev1.Node, load *nodeLoad) string {
+func unfit(p *corev1.Pod, requests corev1.ResourceList, n *corev1.Node, load *nodeLoad) string {
 	if load == nil {
 		load = &nodeLoad{}
 	}
@@ -78,7 +78,7 @@ func unfit(p *corev1.Pod, n *corev1.Node, load *nodeLoad) string {
 	if antiAffinityConflict(p, load.pods) {
 		return "node(s) didn't match pod anti-affinity rules"
 	}
-	for name, q := range podRequests(p) {
+	for name, q := range requests {
 		if q.IsZero() {
 			continue
 		}

@@ -45,15 +45,18 @@ var errNotPending = errors.New("pod no longer pending")
 // Step schedules every pending pod once and reports whether it changed anything. Pods bound or
 // deleted meanwhile are skipped; other errors are returned.
 func (s *Scheduler) Step(ctx context.Context) (bool, error) {
-	all := s.api.Pods()
-	nodes := s.api.Nodes()
-	load := loads(all)
+	all := s.api.podsShared()
 	var pending []*corev1.Pod
 	for _, p := range all {
 		if p.Spec.NodeName == "" && !pods.IsTerminating(p) && !pods.IsTerminal(p) {
 			pending = append(pending, p)
 		}
 	}
+	if len(pending) == 0 {
+		return false, nil
+	}
+	nodes := s.api.nodesShared()
+	load := loads(all)
 	slices.SortStableFunc(pending, func(a, b *corev1.Pod) int {
 		return cmp.Or(cmp.Compare(corev1helpers.PodPriority(b), corev1helpers.PodPriority(a)),
 			a.CreationTimestamp.Compare(b.CreationTimestamp.Time))
@@ -105,15 +108,16 @@ func (s *Scheduler) place(p *corev1.Pod, nodes []*corev1.Node, load map[string]*
 	var best *corev1.Node
 	bestScore := -1.0
 	reasons := map[string]int{}
+	requests := podRequests(p)
 	for _, n := range nodes {
-		if why := unfit(p, n, load[n.Name]); why != "" {
+		if why := unfit(p, requests, n, load[n.Name]); why != "" {
 			reasons[why]++
 			continue
 		}
 		if n.Name == p.Status.NominatedNodeName {
 			return n, ""
 		}
-		if score := freeShare(p, n, load[n.Name]); score > bestScore {
+		if score := freeShare(requests, n, load[n.Name]); score > bestScore {
 			best, bestScore = n, score
 		}
 	}
@@ -128,13 +132,13 @@ func (s *Scheduler) place(p *corev1.Pod, nodes []*corev1.Node, load map[string]*
 	return nil, fmt.Sprintf("0/%d nodes are available: %s.", len(nodes), strings.Join(parts, ", "))
 }
 
-// freeShare is the share of CPU and memory (averaged) left free on a node after placing p:
+// freeShare is the share of CPU and memory (averaged) left free on a node after placing a pod
+// requesting requests:
 // kube-scheduler's LeastAllocated score.
-func freeShare(p *corev1.Pod, n *corev1.Node, load *nodeLoad) float64 {
+func freeShare(requests corev1.ResourceList, n *corev1.Node, load *nodeLoad) float64 {
 	if load == nil {
 		load = &nodeLoad{}
 	}
-	requests := podRequests(p)
 	total := 0.0
 	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
 		alloc := n.Status.Allocatable[name]

@@ -32,6 +32,8 @@ type table[T object] struct {
 	// stored and removed tell the cluster state, as an informer would.
 	stored  func(T)
 	removed func(T)
+	// sorted caches the stored objects in list order until the next change.
+	sorted []T
 }
 
 func newTable[T object](resource schema.GroupResource, namespaced bool, clone func(T) T, stored, removed func(T)) *table[T] {
@@ -54,14 +56,35 @@ func (t *table[T]) get(key types.NamespacedName) (T, error) {
 
 // list returns copies of every object, ordered by namespace and name.
 func (t *table[T]) list() []T {
-	out := make([]T, 0, len(t.items))
-	for _, o := range t.items {
-		out = append(out, t.clone(o))
+	shared := t.shared()
+	out := make([]T, len(shared))
+	for i, o := range shared {
+		out[i] = t.clone(o)
 	}
-	slices.SortFunc(out, func(a, b T) int {
-		return cmp.Or(strings.Compare(a.GetNamespace(), b.GetNamespace()), strings.Compare(a.GetName(), b.GetName()))
-	})
 	return out
+}
+
+// shared returns the stored objects themselves, ordered by namespace and name. Stored objects
+// never change (every change stores a new one), so the slice stays valid and consistent after
+// the lock is released; but it must not be modified, nor its objects.
+func (t *table[T]) shared() []T {
+	if t.sorted == nil {
+		t.sorted = make([]T, 0, len(t.items))
+		for _, o := range t.items {
+			t.sorted = append(t.sorted, o)
+		}
+		slices.SortFunc(t.sorted, func(a, b T) int {
+			return cmp.Or(strings.Compare(a.GetNamespace(), b.GetNamespace()), strings.Compare(a.GetName(), b.GetName()))
+		})
+	}
+	return t.sorted
+}
+
+// sharedOf returns the stored objects of a kind, read-only, for the pieces of this package.
+func sharedOf[T object](a *API, t *table[T]) []T {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return t.shared()
 }
 
 // copyOf returns a copy of the named object.
@@ -144,6 +167,7 @@ func put[T object](a *API, t *table[T], obj T) T {
 	obj = t.clone(obj)
 	obj.SetResourceVersion(strconv.FormatUint(a.version, 10))
 	t.items[keyOf(obj)] = obj
+	t.sorted = nil
 	t.stored(t.clone(obj))
 	return t.clone(obj)
 }
@@ -156,6 +180,7 @@ func remove[T object](a *API, t *table[T], obj T) {
 	}
 	a.version++
 	delete(t.items, key)
+	t.sorted = nil
 	t.removed(obj)
 }
 

@@ -157,7 +157,7 @@ func (e *Env) Deployment(name string, replicas int, requests corev1.ResourceList
 	d := &deployment{name: name, uid: types.UID("deployment-" + name), replicas: replicas, template: podTemplate(name, requests, opts)}
 	e.deployments[name] = d
 	e.API.SetScale(d.uid, replicas)
-	if _, err := e.stepDeployment(e.T.Context(), d); err != nil {
+	if _, err := e.stepDeployment(e.T.Context(), d, nil); err != nil {
 		e.T.Fatalf("enginetest: deployment %s: %v", name, err)
 	}
 }
@@ -178,7 +178,7 @@ func (e *Env) Scale(name string, replicas int) {
 func (e *Env) PodsOf(name string) []*corev1.Pod {
 	var out []*corev1.Pod
 	for _, p := range e.API.Pods() {
-		if ref := metav1.GetControllerOf(p); ref != nil && ref.Name == name && !pods.IsTerminal(p) && !pods.IsTerminating(p) {
+		if ref := metav1.GetControllerOfNoCopy(p); ref != nil && ref.Name == name && !pods.IsTerminal(p) && !pods.IsTerminating(p) {
 			out = append(out, p)
 		}
 	}
@@ -187,9 +187,16 @@ func (e *Env) PodsOf(name string) []*corev1.Pod {
 
 // stepDeployments brings every Deployment to its scale.
 func (e *Env) stepDeployments(ctx context.Context) (bool, error) {
+	active := map[types.UID][]*corev1.Pod{}
+	for _, p := range e.API.podsShared() {
+		if ref := metav1.GetControllerOfNoCopy(p); ref != nil && !pods.IsTerminal(p) && !pods.IsTerminating(p) {
+			active[ref.UID] = append(active[ref.UID], p)
+		}
+	}
 	changed := false
 	for _, name := range slices.Sorted(maps.Keys(e.deployments)) {
-		c, err := e.stepDeployment(ctx, e.deployments[name])
+		d := e.deployments[name]
+		c, err := e.stepDeployment(ctx, d, active[d.uid])
 		if err != nil {
 			return changed, err
 		}
@@ -198,14 +205,9 @@ func (e *Env) stepDeployments(ctx context.Context) (bool, error) {
 	return changed, nil
 }
 
-// stepDeployment creates or removes the pods of one Deployment, as its ReplicaSet would.
-func (e *Env) stepDeployment(ctx context.Context, d *deployment) (bool, error) {
-	var active []*corev1.Pod
-	for _, p := range e.API.Pods() {
-		if ref := metav1.GetControllerOf(p); ref != nil && ref.UID == d.uid && !pods.IsTerminal(p) && !pods.IsTerminating(p) {
-			active = append(active, p)
-		}
-	}
+// stepDeployment creates or removes pods of one Deployment, whose active pods are given, as
+// its ReplicaSet would.
+func (e *Env) stepDeployment(ctx context.Context, d *deployment, active []*corev1.Pod) (bool, error) {
 	changed := false
 	for range d.replicas - len(active) {
 		p := d.template.DeepCopy()
@@ -219,6 +221,7 @@ func (e *Env) stepDeployment(ctx context.Context, d *deployment) (bool, error) {
 	}
 	if extra := len(active) - d.replicas; extra > 0 {
 		// Remove the least useful first: unbound, then not running, then the newest.
+		active = slices.Clone(active)
 		slices.SortStableFunc(active, func(a, b *corev1.Pod) int {
 			return cmp.Or(cmp.Compare(boolRank(a.Spec.NodeName != ""), boolRank(b.Spec.NodeName != "")),
 				cmp.Compare(boolRank(isHealthy(a)), boolRank(isHealthy(b))),
@@ -278,16 +281,16 @@ func daemonTolerations() []corev1.Toleration {
 // are not checked) and the kubelet runs it. Pods are never removed from nodes that stop
 // qualifying.
 func (e *Env) stepDaemonSets(ctx context.Context) (bool, error) {
-	all := e.API.Pods()
+	all := e.API.podsShared()
 	changed := false
-	for _, ds := range e.API.DaemonSets() {
+	for _, ds := range e.API.daemonSetsShared() {
 		has := map[string]bool{}
 		for _, p := range all {
-			if ref := metav1.GetControllerOf(p); ref != nil && ref.UID == ds.UID && !pods.IsTerminal(p) {
+			if ref := metav1.GetControllerOfNoCopy(p); ref != nil && ref.UID == ds.UID && !pods.IsTerminal(p) {
 				has[p.Spec.NodeName] = true
 			}
 		}
-		for _, n := range e.API.Nodes() {
+		for _, n := range e.API.nodesShared() {
 			if has[n.Name] || n.DeletionTimestamp != nil {
 				continue
 			}
