@@ -45,6 +45,12 @@ func RunInformers(ctx context.Context, cfg *rest.Config, cluster *state.Cluster)
 			return err
 		}
 	}
+	return runFeeds(ctx, fs, cluster)
+}
+
+// runFeeds runs one informer per feed into cluster until ctx ends, marking each kind synced
+// once its initial list has been handled, and returns after every informer has stopped.
+func runFeeds(ctx context.Context, fs []feed, cluster *state.Cluster) error {
 	type started struct {
 		kind     string
 		informer cache.SharedIndexInformer
@@ -79,9 +85,15 @@ func RunInformers(ctx context.Context, cfg *rest.Config, cluster *state.Cluster)
 // feed is where one kind comes from and what to do with its events.
 type feed struct {
 	kind    string // a state.Kind* constant
-	lw      *cache.ListWatch
+	lw      listerWatcher
 	example runtime.Object
 	handler cache.ResourceEventHandler
+}
+
+// listerWatcher lists and watches one kind; *cache.ListWatch is one.
+type listerWatcher interface {
+	cache.ListerWatcher
+	cache.ListerWatcherWithContext
 }
 
 // feeds returns the feed of every kind cluster holds.

@@ -1,0 +1,78 @@
+package kube_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/nodepilot/nodepilot/kube"
+)
+
+// writeKubeconfig writes a kubeconfig with contexts "a" (current) and "b", whose servers are
+// https://a.example and https://b.example, and returns its path.
+func writeKubeconfig(t *testing.T, dir string) string {
+	t.Helper()
+	cfg := clientcmdapi.NewConfig()
+	for _, name := range []string{"a", "b"} {
+		cfg.Clusters[name] = &clientcmdapi.Cluster{Server: "https://" + name + ".example"}
+		cfg.AuthInfos[name] = &clientcmdapi.AuthInfo{Token: "token-" + name}
+		cfg.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
+	}
+	cfg.CurrentContext = "a"
+	path := filepath.Join(dir, "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRESTConfig: the kubeconfig and context come from the flags, else $KUBECONFIG; no
+// configuration at all (and no in-cluster service account) is ErrNoConfig. (~/.kube/config is
+// not covered: client-go fixes its path when the process starts.)
+func TestRESTConfig(t *testing.T) {
+	dir := t.TempDir()
+	path := writeKubeconfig(t, dir)
+	for _, tc := range []struct {
+		name                     string
+		path, context, env, home string
+		wantHost, wantToken      string
+		wantErr                  string // the error contains it
+		wantNoConfig             bool
+	}{
+		{name: "flag, current context", path: path, wantHost: "https://a.example", wantToken: "token-a"},
+		{name: "flag and context", path: path, context: "b", wantHost: "https://b.example", wantToken: "token-b"},
+		{name: "flag wins over KUBECONFIG", path: path, env: "/nonexistent", wantHost: "https://a.example", wantToken: "token-a"},
+		{name: "KUBECONFIG", env: path, context: "b", wantHost: "https://b.example", wantToken: "token-b"},
+		{name: "unknown context", path: path, context: "c", wantErr: `context "c"`},
+		{name: "missing file", path: filepath.Join(dir, "missing"), wantErr: filepath.Join(dir, "missing")},
+		{name: "nothing", wantNoConfig: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := os.Stat(clientcmd.RecommendedHomeFile); err == nil && tc.wantNoConfig {
+				t.Skipf("%s exists on this machine", clientcmd.RecommendedHomeFile)
+			}
+			t.Setenv("KUBECONFIG", tc.env)
+			t.Setenv("KUBERNETES_SERVICE_HOST", "") // not in a cluster
+			cfg, err := kube.RESTConfig(tc.path, tc.context)
+			switch {
+			case tc.wantNoConfig:
+				if !errors.Is(err, kube.ErrNoConfig) || err.Error() != "no Kubernetes config: set --kubeconfig or KUBECONFIG, or run in a cluster" {
+					t.Errorf("err = %v, want ErrNoConfig", err)
+				}
+			case tc.wantErr != "":
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Errorf("err = %v, want one naming %s", err, tc.wantErr)
+				}
+			case err != nil:
+				t.Errorf("RESTConfig: %v", err)
+			case cfg.Host != tc.wantHost || cfg.BearerToken != tc.wantToken:
+				t.Errorf("host %s token %s, want %s %s", cfg.Host, cfg.BearerToken, tc.wantHost, tc.wantToken)
+			}
+		})
+	}
+}
