@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ func benchPod(i int) corev1.Pod {
 	for j, manager := range []string{"kube-controller-manager", "kube-scheduler", "kubelet"} {
 		managed[j] = metav1.ManagedFieldsEntry{
 			Manager: manager, Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "v1",
-			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: make([]byte, 600)},
+			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(strings.Repeat(" ", 600)),
 		}
 	}
 	return corev1.Pod{
