@@ -44,7 +44,10 @@ const (
 // finalizers on an object being deleted, answers NotFound, AlreadyExists and Conflict errors
 // that apierrors recognises, and evaluates PodDisruptionBudgets on eviction.
 //
-// Simplified: no admission, validation only where stated, no watch, no field managers; pod
+// NodePools, NodeClaims and EC2NodeClasses are validated (their Validate methods, which mirror
+// the CRDs) on creation and on spec changes; an invalid object is an Invalid error.
+//
+// Simplified: no admission, no other validation, no watch, no field managers; pod
 // spec changes other than nodeName are allowed; a pod's deletion completes only when the
 // Kubelet (or a zero grace period) finishes it.
 //
@@ -107,6 +110,9 @@ func NewAPI(clk clock.Clock, cluster *state.Cluster) *API {
 		(*policyv1.PodDisruptionBudget).DeepCopy, cluster.UpdatePDB, func(p *policyv1.PodDisruptionBudget) { cluster.DeletePDB(keyOf(p)) })
 	a.daemonSets = newTable(schema.GroupResource{Group: appsv1.GroupName, Resource: "daemonsets"}, true,
 		(*appsv1.DaemonSet).DeepCopy, cluster.UpdateDaemonSet, func(ds *appsv1.DaemonSet) { cluster.DeleteDaemonSet(keyOf(ds)) })
+	a.nodePools.kind, a.nodePools.validate = schema.GroupKind{Group: karpv1.Group, Kind: karpv1.KindNodePool}, (*karpv1.NodePool).Validate
+	a.nodeClaims.kind, a.nodeClaims.validate = schema.GroupKind{Group: karpv1.Group, Kind: karpv1.KindNodeClaim}, (*karpv1.NodeClaim).Validate
+	a.nodeClasses.kind, a.nodeClasses.validate = schema.GroupKind{Group: awsv1.Group, Kind: "EC2NodeClass"}, (*awsv1.EC2NodeClass).Validate
 	for _, kind := range state.Kinds() {
 		cluster.MarkSynced(kind)
 	}

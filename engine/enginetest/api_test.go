@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -201,6 +202,35 @@ func TestGenerateNameIsDeterministic(t *testing.T) {
 	mustCreateNodeClaim(t, a, testNodeClaim("x"))
 	if _, err := a.CreateNodeClaim(t.Context(), testNodeClaim("x")); !apierrors.IsAlreadyExists(err) {
 		t.Errorf("duplicate name: %v", err)
+	}
+	invalid := testNodeClaim("Not_A_Name")
+	if _, err := a.CreateNodeClaim(t.Context(), invalid); !apierrors.IsInvalid(err) {
+		t.Errorf("invalid name: %v", err)
+	}
+}
+
+func TestCRDValidation(t *testing.T) {
+	ctx := t.Context()
+	e := NewEnv(t)
+	e.NodePool("default")
+	_, err := e.API.UpdateNodePool(ctx, "default", func(np *karpv1.NodePool) error {
+		np.Spec.Disruption.Budgets = []karpv1.Budget{{Nodes: "ten"}}
+		return nil
+	})
+	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "budgets") {
+		t.Errorf("an invalid budget: %v", err)
+	}
+	np, err := e.API.UpdateNodePool(ctx, "default", func(np *karpv1.NodePool) error {
+		np.Spec.Disruption.Budgets = []karpv1.Budget{{Nodes: "0"}}
+		return nil
+	})
+	if err != nil || np.Generation != 2 {
+		t.Errorf("a valid change: generation %d, %v", np.Generation, err)
+	}
+	nc := testNodeClaim("claim")
+	nc.Spec.Requirements = append(nc.Spec.Requirements, karpv1.NodeSelectorRequirementWithMinValues{Key: "kubernetes.io/hostname", Operator: corev1.NodeSelectorOpExists})
+	if _, err := e.API.CreateNodeClaim(ctx, nc); !apierrors.IsInvalid(err) {
+		t.Errorf("a NodeClaim requiring the hostname: %v", err)
 	}
 }
 

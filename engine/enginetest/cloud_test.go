@@ -24,6 +24,7 @@ func claim(name string, cpu string, reqs ...karpv1.NodeSelectorRequirementWithMi
 			Requirements: reqs,
 			Resources:    karpv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}},
 			Taints:       []corev1.Taint{{Key: "team", Value: "a", Effect: corev1.TaintEffectNoSchedule}},
+			NodeClassRef: &karpv1.NodeClassReference{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: DefaultNodeClass},
 		},
 	}
 }

@@ -40,6 +40,9 @@ func (a *API) UpdateNodeClass(ctx context.Context, name string, mutate func(*aws
 		}
 		if !equality.Semantic.DeepEqual(stored.Spec, m.Spec) {
 			m.Generation++
+			if err := a.nodeClasses.validated(m); err != nil {
+				return nil, err
+			}
 		}
 		m.Status = stored.Status
 		return m, nil

@@ -40,6 +40,9 @@ func (a *API) UpdateNodePool(ctx context.Context, name string, mutate func(*karp
 		}
 		if !equality.Semantic.DeepEqual(stored.Spec, m.Spec) {
 			m.Generation++
+			if err := a.nodePools.validated(m); err != nil {
+				return nil, err
+			}
 		}
 		m.Status = stored.Status
 		return m, nil

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // object is what every stored kind is.
@@ -34,6 +35,20 @@ type table[T object] struct {
 	removed func(T)
 	// sorted caches the stored objects in list order until the next change.
 	sorted []T
+	// kind and validate, when validate is set, check objects as their CRD's validation does.
+	kind     schema.GroupKind
+	validate func(T) field.ErrorList
+}
+
+// validated returns an Invalid error when the table validates its objects and obj fails.
+func (t *table[T]) validated(obj T) error {
+	if t.validate == nil {
+		return nil
+	}
+	if errs := t.validate(obj); len(errs) > 0 {
+		return apierrors.NewInvalid(t.kind, obj.GetName(), errs)
+	}
+	return nil
 }
 
 func newTable[T object](resource schema.GroupResource, namespaced bool, clone func(T) T, stored, removed func(T)) *table[T] {
@@ -125,6 +140,10 @@ func create[T object](a *API, t *table[T], obj T) (T, error) {
 	if _, exists := t.items[keyOf(obj)]; exists {
 		var zero T
 		return zero, apierrors.NewAlreadyExists(t.resource, obj.GetName())
+	}
+	if err := t.validated(obj); err != nil {
+		var zero T
+		return zero, err
 	}
 	a.uids++
 	obj.SetUID(types.UID(fmt.Sprintf("00000000-0000-0000-0000-%012d", a.uids)))
