@@ -13,8 +13,8 @@ import (
 	"github.com/nodepilot/nodepilot/engine/state"
 )
 
-// DefaultStart is the fake clock's default start: a Monday, 09:00 UTC.
-var DefaultStart = time.Date(2026, time.January, 5, 9, 0, 0, 0, time.UTC)
+// DefaultStart is the fake clock's default start: Monday 5 January 2026, 09:00 UTC.
+func DefaultStart() time.Time { return time.Date(2026, time.January, 5, 9, 0, 0, 0, time.UTC) }
 
 // maxRounds bounds how many rounds Settle runs at one instant before it calls the world
 // unstable: far more than any chain of reactions needs.
@@ -47,7 +47,7 @@ type envConfig struct {
 	kubelet KubeletOptions
 }
 
-// WithStart starts the fake clock at t instead of DefaultStart.
+// WithStart starts the fake clock at t instead of DefaultStart().
 func WithStart(t time.Time) Option { return func(c *envConfig) { c.start = t } }
 
 // WithInstanceTypes gives the cloud these types instead of DefaultInstanceTypes.
@@ -60,7 +60,7 @@ func WithKubelet(opts KubeletOptions) Option { return func(c *envConfig) { c.kub
 
 // NewEnv builds an empty, synced cluster with no nodes and no NodePools.
 func NewEnv(t testing.TB, opts ...Option) *Env {
-	cfg := envConfig{start: DefaultStart, kubelet: DefaultKubeletOptions()}
+	cfg := envConfig{start: DefaultStart(), kubelet: DefaultKubeletOptions()}
 	for _, o := range opts {
 		o(&cfg)
 	}
