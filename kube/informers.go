@@ -32,8 +32,8 @@ import (
 //
 // Before starting, it lists each kind once (one object) to fail fast: an error names the kind
 // and says whether the CRDs are missing or the identity lacks a permission. After that, API errors
-// are retried by the informers. RunInformers returns nil when ctx ends, after every informer has
-// stopped.
+// are retried by the informers. RunInformers returns nil when ctx ends (even during those first
+// lists), after every informer has stopped.
 func RunInformers(ctx context.Context, cfg *rest.Config, cluster *state.Cluster) error {
 	clients, err := NewClients(cfg)
 	if err != nil {
@@ -42,6 +42,9 @@ func RunInformers(ctx context.Context, cfg *rest.Config, cluster *state.Cluster)
 	fs := feeds(clients, cluster)
 	for _, f := range fs {
 		if err := f.probe(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
 			return err
 		}
 	}

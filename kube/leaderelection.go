@@ -80,7 +80,7 @@ func RunWithLeaderElection(ctx context.Context, cfg *rest.Config, namespace, nam
 		stop()
 		cancel()
 		if leaderCtx.Err() != nil && ctx.Err() == nil {
-			return fmt.Errorf("lease %s/%s held by %s: %w", namespace, name, identity, ErrLeadershipLost)
+			return fmt.Errorf("lease %s/%s: %s: %w", namespace, name, identity, ErrLeadershipLost)
 		}
 		return nil
 	}

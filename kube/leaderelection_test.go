@@ -2,6 +2,7 @@ package kube_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -21,10 +22,13 @@ type elector struct {
 	leading  chan struct{} // closed when run starts
 	stopped  chan struct{} // closed when run returns
 	done     chan error    // RunWithLeaderElection's result
-	stopOnce sync.Once
+
+	once sync.Once
+	err  error
 }
 
-// startElector runs RunWithLeaderElection for identity on the Lease namespace/name until stopped.
+// startElector runs RunWithLeaderElection for identity on the Lease namespace/name; the test's
+// cleanup stops it.
 func startElector(t *testing.T, cfg *rest.Config, namespace, name, identity string) *elector {
 	ctx, cancel := context.WithCancel(context.Background())
 	el := &elector{identity: identity, cancel: cancel, leading: make(chan struct{}), stopped: make(chan struct{}), done: make(chan error, 1)}
@@ -35,23 +39,24 @@ func startElector(t *testing.T, cfg *rest.Config, namespace, name, identity stri
 			close(el.stopped)
 		})
 	}()
-	t.Cleanup(func() { el.stop(t) })
+	t.Cleanup(func() {
+		el.cancel()
+		el.result(kube.RenewDeadline)
+	})
 	return el
 }
 
-// stop cancels the elector's context and checks that RunWithLeaderElection returns nil soon.
-func (el *elector) stop(t *testing.T) {
-	el.stopOnce.Do(func() {
-		el.cancel()
+// result waits up to timeout for RunWithLeaderElection to return, and returns its error (the
+// same one on every call).
+func (el *elector) result(timeout time.Duration) error {
+	el.once.Do(func() {
 		select {
-		case err := <-el.done:
-			if err != nil {
-				t.Errorf("%s: RunWithLeaderElection = %v, want nil after its context ended", el.identity, err)
-			}
-		case <-time.After(kube.RenewDeadline):
-			t.Errorf("%s: RunWithLeaderElection still running %v after its context ended", el.identity, kube.RenewDeadline)
+		case el.err = <-el.done:
+		case <-time.After(timeout):
+			el.err = fmt.Errorf("still running after %v", timeout)
 		}
 	})
+	return el.err
 }
 
 func isClosed(ch chan struct{}) bool {
@@ -64,8 +69,9 @@ func isClosed(ch chan struct{}) bool {
 }
 
 // testLeaderElection: of two electors on one Lease, one leads and holds the Lease; when its
-// context ends it stops running, releases the Lease, and the other takes over well before the
-// lease duration would have run out.
+// context ends it stops running and releases the Lease, and the other takes over well before the
+// lease duration would have run out. When someone else then takes the Lease, the new leader's run
+// is stopped and RunWithLeaderElection reports ErrLeadershipLost.
 func testLeaderElection(t *testing.T, e *env) {
 	const ns, lease = "leader-election", "nodepilot-leader"
 	createNamespace(t, e.client, ns)
@@ -87,7 +93,10 @@ func testLeaderElection(t *testing.T, e *env) {
 	}
 
 	begin := time.Now()
-	leader.stop(t)
+	leader.cancel()
+	if err := leader.result(kube.RenewDeadline); err != nil {
+		t.Errorf("%s: RunWithLeaderElection = %v after its context ended, want nil", leader.identity, err)
+	}
 	if !isClosed(leader.stopped) {
 		t.Errorf("%s: RunWithLeaderElection returned before run did", leader.identity)
 	}
@@ -98,6 +107,31 @@ func testLeaderElection(t *testing.T, e *env) {
 		t.Fatalf("%s did not take over within the lease duration after %s released", follower.identity, leader.identity)
 	}
 	waitHolder(t, e.client, ns, lease, follower.identity)
+
+	// Another holder takes the Lease: the leader cannot renew, and gives up within RenewDeadline.
+	begin = time.Now()
+	steal(t, e.client, ns, lease, "intruder")
+	err := follower.result(kube.RenewDeadline + kube.LeaseDuration)
+	if !errors.Is(err, kube.ErrLeadershipLost) || !isClosed(follower.stopped) {
+		t.Fatalf("%s after losing the lease: RunWithLeaderElection = %v, run stopped %v; want ErrLeadershipLost, stopped",
+			follower.identity, err, isClosed(follower.stopped))
+	}
+	t.Logf("%s lost the lease %.1f s after it was taken: %v", follower.identity, time.Since(begin).Seconds(), err)
+}
+
+// steal makes identity the holder of the Lease namespace/name, renewed now.
+func steal(t *testing.T, client kubernetes.Interface, namespace, name, identity string) {
+	t.Helper()
+	leases := client.CoordinationV1().Leases(namespace)
+	l, err := leases.Get(t.Context(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := metav1.NewMicroTime(time.Now())
+	l.Spec.HolderIdentity, l.Spec.AcquireTime, l.Spec.RenewTime = &identity, &now, &now
+	if _, err := leases.Update(t.Context(), l, metav1.UpdateOptions{}); err != nil {
+		t.Fatalf("steal lease: %v", err)
+	}
 }
 
 // waitHolder waits until the Lease namespace/name is held by identity.
