@@ -27,9 +27,13 @@ const userAgent = "nodepilot"
 // (protobuf on the wire), and the Karpenter kinds through typed REST clients (JSON, as for every
 // custom resource).
 type Clients struct {
-	Kube        kubernetes.Interface
-	NodePools   Resource[*karpv1.NodePool]
-	NodeClaims  Resource[*karpv1.NodeClaim]
+	// Kube is client-go's clientset for the built-in kinds.
+	Kube kubernetes.Interface
+	// NodePools reaches karpenter.sh/v1 NodePools.
+	NodePools Resource[*karpv1.NodePool]
+	// NodeClaims reaches karpenter.sh/v1 NodeClaims.
+	NodeClaims Resource[*karpv1.NodeClaim]
+	// NodeClasses reaches karpenter.k8s.aws/v1 EC2NodeClasses.
 	NodeClasses Resource[*awsv1.EC2NodeClass]
 	// Scheme knows the built-in kinds and the Karpenter ones.
 	Scheme *runtime.Scheme

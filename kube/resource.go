@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// Object is a typed API object: a NodePool, NodeClaim or EC2NodeClass.
+// Object is a typed API object with metadata: a NodePool, NodeClaim, EC2NodeClass, Node...
 type Object interface {
 	runtime.Object
 	metav1.Object
