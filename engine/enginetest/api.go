@@ -142,11 +142,13 @@ func (a *API) Version() uint64 {
 	return a.version
 }
 
-// podsShared, nodesShared and daemonSetsShared return the stored objects, ordered, for the
-// pieces of this package to read without copying: never modify them.
+// The ...Shared methods return the stored objects, ordered, for the pieces of this package to
+// read without copying: never modify them.
 func (a *API) podsShared() []*corev1.Pod             { return sharedOf(a, a.pods) }
 func (a *API) nodesShared() []*corev1.Node           { return sharedOf(a, a.nodes) }
 func (a *API) daemonSetsShared() []*appsv1.DaemonSet { return sharedOf(a, a.daemonSets) }
+func (a *API) nodeClaimsShared() []*karpv1.NodeClaim { return sharedOf(a, a.nodeClaims) }
+func (a *API) nodePoolsShared() []*karpv1.NodePool   { return sharedOf(a, a.nodePools) }
 
 // call runs one state.Writer operation: it fails early when ctx ended or a failure is
 // injected, and reports the call to the OnCall hook once it returns.

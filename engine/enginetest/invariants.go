@@ -47,7 +47,7 @@ func (e *Env) CheckOneInstancePerNodeClaim() error {
 // longer exists.
 func (e *Env) CheckNoOrphans() error {
 	claims := map[string]string{}
-	for _, nc := range e.API.NodeClaims() {
+	for _, nc := range e.API.nodeClaimsShared() {
 		claims[nc.Name] = string(nc.UID)
 	}
 	var errs []error
@@ -63,7 +63,7 @@ func (e *Env) CheckNoOrphans() error {
 // being deleted, and whose instance is not running.
 func (e *Env) CheckNodeClaimsHaveInstances() error {
 	var errs []error
-	for _, nc := range e.API.NodeClaims() {
+	for _, nc := range e.API.nodeClaimsShared() {
 		if nc.Status.ProviderID == "" || nc.DeletionTimestamp != nil {
 			continue
 		}
@@ -79,13 +79,13 @@ func (e *Env) CheckNodeClaimsHaveInstances() error {
 // Call it when no disruption should be under way.
 func (e *Env) CheckNoDisruptedTaints() error {
 	deleting := map[string]bool{}
-	for _, nc := range e.API.NodeClaims() {
+	for _, nc := range e.API.nodeClaimsShared() {
 		if nc.DeletionTimestamp != nil && nc.Status.ProviderID != "" {
 			deleting[nc.Status.ProviderID] = true
 		}
 	}
 	var errs []error
-	for _, n := range e.API.Nodes() {
+	for _, n := range e.API.nodesShared() {
 		if n.DeletionTimestamp == nil && !deleting[n.Spec.ProviderID] && hasTaint(n.Spec.Taints, karpv1.DisruptedNoScheduleTaint()) {
 			errs = append(errs, fmt.Errorf("node %s: stale %s taint", n.Name, karpv1.DisruptedTaintKey))
 		}
@@ -97,7 +97,7 @@ func (e *Env) CheckNoDisruptedTaints() error {
 // one of its limits.
 func (e *Env) CheckNodePoolLimits() error {
 	used := map[string]corev1.ResourceList{}
-	for _, nc := range e.API.NodeClaims() {
+	for _, nc := range e.API.nodeClaimsShared() {
 		pool := nc.Labels[karpv1.NodePoolLabelKey]
 		if used[pool] == nil {
 			used[pool] = corev1.ResourceList{}
@@ -109,7 +109,7 @@ func (e *Env) CheckNodePoolLimits() error {
 		}
 	}
 	var errs []error
-	for _, np := range e.API.NodePools() {
+	for _, np := range e.API.nodePoolsShared() {
 		for _, name := range slices.Sorted(maps.Keys(np.Spec.Limits)) {
 			limit := np.Spec.Limits[name]
 			if q, ok := used[np.Name][name]; ok && q.Cmp(limit) > 0 {
@@ -123,7 +123,7 @@ func (e *Env) CheckNodePoolLimits() error {
 // CheckPodsRunning fails for every pod that is neither finished, terminating nor Running.
 func (e *Env) CheckPodsRunning() error {
 	var errs []error
-	for _, p := range e.API.Pods() {
+	for _, p := range e.API.podsShared() {
 		if pods.IsTerminal(p) || pods.IsTerminating(p) || p.Status.Phase == corev1.PodRunning {
 			continue
 		}
