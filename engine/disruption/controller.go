@@ -28,6 +28,9 @@ type Options struct {
 	ValidationDelay time.Duration
 	// ReplacementTimeout is how long a command waits for its replacements to initialize.
 	ReplacementTimeout time.Duration
+	// NominationTTL is how long replacements are kept from disruption once the candidates'
+	// pods start moving onto them.
+	NominationTTL time.Duration
 	// SpotToSpot allows replacing spot nodes by a cheaper spot node.
 	SpotToSpot bool
 	// MultiNodeMax caps the candidates of one multi-node consolidation (Karpenter: 100).
@@ -40,7 +43,7 @@ type Options struct {
 
 // DefaultOptions are Karpenter's.
 func DefaultOptions() Options {
-	return Options{Period: 10 * time.Second, ValidationDelay: 15 * time.Second, ReplacementTimeout: 10 * time.Minute,
+	return Options{Period: 10 * time.Second, ValidationDelay: 15 * time.Second, ReplacementTimeout: 10 * time.Minute, NominationTTL: 20 * time.Second,
 		MultiNodeMax: 100, PreferencePolicy: scheduling.PreferencesRespect}
 }
 
@@ -249,6 +252,7 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 			return c.rollback(ctx, cmd, fmt.Errorf("creating a replacement: %w", err), now)
 		}
 		created = append(created, nc.Name)
+		c.cluster.Nominate(nc.Name, now.Add(c.opts.ReplacementTimeout))
 	}
 	if len(created) == 0 {
 		return c.deleteCandidates(ctx, cmd, now)
@@ -290,6 +294,10 @@ func (c *Controller) advance(ctx context.Context, snap *state.Snapshot, now time
 		return nil
 	}
 	c.inflight = nil
+	// The candidates' pods are about to move onto the replacements: keep them from looking empty.
+	for _, name := range in.replacements {
+		c.cluster.Nominate(name, now.Add(c.opts.NominationTTL))
+	}
 	return c.deleteCandidates(ctx, in.cmd, now)
 }
 

@@ -2,8 +2,12 @@ package provisioning
 
 import (
 	"context"
+
 	"fmt"
 	"slices"
+
+	"github.com/go-logr/logr"
+	appsv1 "k8s.io/api/apps/v1"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -167,19 +171,62 @@ func existing(sn *state.Node, cat *Catalog, snap *state.Snapshot) (scheduling.Ex
 			return en, false
 		}
 		en.Allocatable = smallestAllocatable(opts)
-		en.Requested = sn.NodeClaim.Spec.Resources.Requests
-		return en, true
 	}
 	requested := corev1.ResourceList{}
 	for _, p := range sn.Pods {
 		requested = add(requested, resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}))
 	}
 	requested[corev1.ResourcePods] = *resource.NewQuantity(int64(len(sn.Pods)), resource.DecimalSI)
-	if sn.Node == nil && sn.NodeClaim != nil { // launched, not registered: its DaemonSet pods are still to come
-		requested = maxOf(requested, sn.NodeClaim.Spec.Resources.Requests)
+	// A node that has not registered runs no pod yet; of what it was created for, only its
+	// DaemonSet pods will come on their own. The pods it was planned for are still pending and
+	// are placed again by this solve.
+	if sn.Node == nil {
+		requested = add(requested, daemonOverhead(snap.DaemonSets, labels, en.Taints))
 	}
 	en.Requested = requested
 	return en, true
+}
+
+// daemonOverhead sums the requests of the DaemonSet pods that would run on a node with these
+// labels and taints.
+func daemonOverhead(daemonSets []*appsv1.DaemonSet, labels map[string]string, taints []corev1.Taint) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	nodeReqs := requirements.FromLabels(labels)
+	for _, ds := range daemonSets {
+		spec := ds.Spec.Template.Spec
+		if !tolerated(spec.Tolerations, taints) {
+			continue
+		}
+		podReqs := requirements.FromLabels(spec.NodeSelector)
+		if a := spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+			if terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms; len(terms) > 0 {
+				podReqs = podReqs.Merge(requirements.FromNodeSelector(terms[0].MatchExpressions))
+			}
+		}
+		if nodeReqs.Compatible(podReqs, func(string) bool { return false }) != nil {
+			continue
+		}
+		pod := &corev1.Pod{Spec: spec}
+		out = add(out, resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{}))
+		one := out[corev1.ResourcePods]
+		one.Add(*resource.NewQuantity(1, resource.DecimalSI))
+		out[corev1.ResourcePods] = one
+	}
+	return out
+}
+
+// tolerated reports whether tolerations cover every NoSchedule and NoExecute taint.
+func tolerated(tolerations []corev1.Toleration, taints []corev1.Taint) bool {
+	for i := range taints {
+		t := &taints[i]
+		if t.Effect == corev1.TaintEffectPreferNoSchedule {
+			continue
+		}
+		if !slices.ContainsFunc(tolerations, func(tol corev1.Toleration) bool { return tol.ToleratesTaint(logr.Discard(), t, true) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // schedulingTaints are the taints that will block pods once the node is up: before it is

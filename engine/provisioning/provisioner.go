@@ -81,7 +81,9 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "PodsPending",
 		Message: fmt.Sprintf("found provisionable pod(s): %d", len(pending)), Pods: podNames(pending)})
 	cat := LoadCatalog(ctx, p.cloud, snap)
-	opts := scheduling.Options{PreferencePolicy: p.opts.PreferencePolicy, Deadline: now.Add(p.opts.SolveTimeout)}
+	// The deadline bounds computing, so it is on the wall clock, not the (possibly fake or
+	// accelerated) clock the rest of the engine runs on.
+	opts := scheduling.Options{PreferencePolicy: p.opts.PreferencePolicy, Deadline: time.Now().Add(p.opts.SolveTimeout)}
 	results := scheduling.Solve(Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil))
 	out := &Outcome{Time: now, Results: results, Notes: cat.Notes}
 	if n := len(results.NewNodeClaims); n > 0 {

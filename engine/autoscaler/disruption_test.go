@@ -1,0 +1,303 @@
+package autoscaler_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// running counts the instances still running.
+func (h *harness) running() int {
+	n := 0
+	for _, i := range h.Cloud.Instances() {
+		if i.State == enginetest.InstanceRunning {
+			n++
+		}
+	}
+	return n
+}
+
+// decisions returns the journal's disruption decisions (not dry runs unless asked).
+func (h *harness) decisions(dryRun bool) []journal.Entry {
+	var out []journal.Entry
+	for _, e := range h.entries(journal.KindDisruption) {
+		if e.Decision != "" && e.DryRun == dryRun {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// whyNot returns the current blocker of the only managed node.
+func (h *harness) whyNot(t *testing.T) journal.Entry {
+	t.Helper()
+	nodes := h.managedNodes()
+	if len(nodes) != 1 {
+		t.Fatalf("%d managed nodes, want 1", len(nodes))
+	}
+	e, ok := h.journal.WhyNot(nodes[0].Name())
+	if !ok {
+		t.Fatalf("node %s has no recorded blocker", nodes[0].Name())
+	}
+	return e
+}
+
+func TestEmptyNodeIsRemovedAfterConsolidateAfter(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Minute))
+	h.Deployment("inflate", 5, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	h.Scale("inflate", 0)
+	h.Advance(30*time.Second, time.Second)
+	if why := h.whyNot(t); why.Reason != disruption.BlockedConsolidateAfter || why.Until.IsZero() {
+		t.Errorf("within consolidateAfter the node should wait, with its deadline: %+v", why)
+	}
+	h.Advance(2*time.Minute, time.Second)
+	if n := len(h.managedNodes()); n != 0 || h.running() != 0 {
+		t.Fatalf("%d nodes and %d running instances left after the node emptied", n, h.running())
+	}
+	d := h.decisions(false)
+	if len(d) != 1 || d[0].Method != disruption.MethodEmptiness || d[0].Reason != "Empty" || d[0].PriceBefore <= 0 || d[0].PriceAfter != 0 {
+		t.Errorf("decisions %+v", d)
+	}
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(0))
+	h.Deployment("big", 1, enginetest.Resources("6", ""))
+	h.Deployment("small", 1, enginetest.Resources("500m", ""))
+	h.Advance(time.Minute, time.Second)
+	before := h.HourlyCost()
+	h.Scale("big", 0)
+	h.Advance(3*time.Minute, time.Second)
+	d := h.decisions(false)
+	if len(d) == 0 {
+		t.Fatal("no consolidation decision")
+	}
+	last := d[len(d)-1]
+	if last.Decision != "replace" || last.PriceAfter >= last.PriceBefore {
+		t.Errorf("want a replace that saves money, got %+v", last)
+	}
+	if after := h.HourlyCost(); after >= before {
+		t.Errorf("fleet costs $%.4f/h after consolidation, $%.4f/h before", after, before)
+	}
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMultiNodeConsolidationMergesUnderusedNodes(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(0), budgets(budget("100%")))
+	// Three 3-CPU pods, one per node, then a small pod in the room left beside each.
+	h.Deployment("big", 3, enginetest.Resources("3", ""), enginetest.OnePerNode())
+	h.Advance(time.Minute, time.Second)
+	h.Deployment("small", 3, enginetest.Resources("500m", ""))
+	h.Advance(time.Minute, time.Second)
+	if n := len(h.managedNodes()); n != 3 {
+		t.Fatalf("%d nodes, want 3", n)
+	}
+	// Without the big pods, the three small ones need one small node: several nodes go at once.
+	h.Scale("big", 0)
+	h.Advance(5*time.Minute, time.Second)
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	d := h.decisions(false)
+	if len(d) == 0 || d[0].Method != disruption.MethodMultiNode || len(d[0].Nodes) < 2 || d[0].PriceAfter >= d[0].PriceBefore {
+		t.Fatalf("want a multi-node decision removing several nodes for less, got %+v", d)
+	}
+	if n := len(h.managedNodes()); n != 1 {
+		t.Errorf("%d nodes after consolidation, want 1", n)
+	}
+}
+
+func TestBudgetZeroDuringItsScheduleBlocksConsolidation(t *testing.T) {
+	h := newHarness(t)
+	// The fake clock starts on Monday 2026-01-05 at 09:00 UTC, inside a weekday 09:00 + 8h window.
+	h.NodePool("default", consolidateAfter(0), budgets(budget("10%"), scheduledBudget("0", "0 9 * * 1-5", 8*time.Hour)))
+	h.Deployment("inflate", 2, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	h.Scale("inflate", 0)
+	h.Advance(time.Minute, time.Second)
+	why := h.whyNot(t)
+	if why.Reason != disruption.BlockedBudget || !strings.Contains(why.Message, `"0 9 * * 1-5"`) || why.Until.IsZero() {
+		t.Fatalf("want the scheduled budget named as the blocker, with its end: %+v", why)
+	}
+	if len(h.decisions(false)) != 0 {
+		t.Fatal("a decision was taken during a budget of 0")
+	}
+	h.Advance(9*time.Hour, time.Minute)
+	if n := len(h.managedNodes()); n != 0 {
+		t.Errorf("%d nodes left once the window closed", n)
+	}
+}
+
+func TestBlockers(t *testing.T) {
+	tests := []struct {
+		name       string
+		setup      func(h *harness)
+		wantReason string
+		wantText   string
+	}{
+		{"pdb", func(h *harness) {
+			h.Deployment("api", 2, enginetest.Resources("500m", ""), enginetest.WithLabels(map[string]string{"app": "api"}))
+			h.PDB("api-pdb", map[string]string{"app": "api"}, "2", "")
+		}, disruption.BlockedPDB, "api-pdb"},
+		{"do-not-disrupt", func(h *harness) {
+			h.Deployment("db", 1, enginetest.Resources("500m", ""), enginetest.DoNotDisrupt("true"))
+		}, disruption.BlockedDoNotDisrupt, "default/db-"},
+		{"policy WhenEmpty", func(h *harness) {
+			np := h.NodePool("empty-only", consolidateAfter(0), policy(karpv1.ConsolidationPolicyWhenEmpty), taint("only", "empty"))
+			h.Deployment("web", 1, enginetest.Resources("500m", ""), enginetest.WithTolerations(corev1.Toleration{Key: "only", Value: "empty", Operator: corev1.TolerationOpEqual}),
+				enginetest.WithNodeSelector(map[string]string{karpv1.NodePoolLabelKey: np.Name}))
+		}, disruption.BlockedPolicy, "WhenEmpty"},
+		{"no cheaper type", func(h *harness) {
+			h.Deployment("web", 1, enginetest.Resources("1500m", ""))
+		}, disruption.BlockedNoCheaperType, "costs less than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			if tt.name != "policy WhenEmpty" {
+				h.NodePool("default", consolidateAfter(0))
+			}
+			tt.setup(h)
+			h.Advance(2*time.Minute, time.Second)
+			why := h.whyNot(t)
+			if why.Reason != tt.wantReason || !strings.Contains(why.Message, tt.wantText) {
+				t.Errorf("blocker %s: %q, want %s mentioning %q", why.Reason, why.Message, tt.wantReason, tt.wantText)
+			}
+			if len(h.decisions(false)) != 0 {
+				t.Errorf("decisions despite the blocker: %+v", h.decisions(false))
+			}
+		})
+	}
+}
+
+func TestSpotToSpotConsolidation(t *testing.T) {
+	for _, enabled := range []bool{false, true} {
+		t.Run(map[bool]string{false: "disabled", true: "enabled"}[enabled], func(t *testing.T) {
+			var opts []harnessOption
+			if enabled {
+				opts = append(opts, spotToSpot)
+			}
+			h := newHarnessWithFamilies(t, []string{"c5", "c5a", "c6a", "c6i", "c7a", "c7i", "m5", "m5a", "m6a", "m6i", "m7a", "m7i"}, opts...)
+			h.NodePool("spot", enginetest.Spot(), consolidateAfter(0))
+			h.Deployment("big", 1, enginetest.Resources("6", ""))
+			h.Deployment("small", 1, enginetest.Resources("500m", ""))
+			h.Advance(time.Minute, time.Second)
+			h.Scale("big", 0)
+			h.Advance(3*time.Minute, time.Second)
+			if !enabled {
+				if why := h.whyNot(t); why.Reason != disruption.BlockedSpotToSpot {
+					t.Errorf("want spot-to-spot named as the blocker, got %+v", why)
+				}
+				return
+			}
+			d := h.decisions(false)
+			if len(d) == 0 || d[len(d)-1].Decision != "replace" || len(d[len(d)-1].Replacements) != 1 {
+				t.Fatalf("want a spot-to-spot replacement, got %+v", d)
+			}
+			for _, inst := range h.Cloud.Instances() {
+				if inst.CapacityType != karpv1.CapacityTypeSpot {
+					t.Errorf("instance %s is %s", inst.ID, inst.CapacityType)
+				}
+			}
+		})
+	}
+}
+
+func TestDriftReplacesNodes(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Hour))
+	h.Deployment("web", 2, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	old := h.API.NodeClaims()[0].Name
+	// Changing the template's labels changes the NodePool hash: the node drifted.
+	if _, err := h.API.UpdateNodePool(t.Context(), "default", func(np *karpv1.NodePool) error {
+		np.Spec.Template.Labels = map[string]string{"team": "web"}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.Advance(3*time.Minute, time.Second)
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	claims := h.API.NodeClaims()
+	if len(claims) != 1 || claims[0].Name == old || claims[0].Labels["team"] != "web" {
+		t.Fatalf("want the drifted nodeclaim replaced by one with the new label, got %+v", claims)
+	}
+	if d := h.decisions(false); len(d) == 0 || d[0].Method != disruption.MethodDrift {
+		t.Errorf("decisions %+v", d)
+	}
+}
+
+func TestExpiredNodesAreReplaced(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Hour), expireAfter(time.Hour))
+	h.Deployment("web", 2, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	first := h.API.NodeClaims()[0].Name
+	h.Advance(time.Hour, 10*time.Second)
+	if !h.journaled(journal.KindDisruption, "Expired", first) {
+		t.Fatal("expiration not journaled")
+	}
+	h.Advance(2*time.Minute, time.Second)
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	for _, nc := range h.API.NodeClaims() {
+		if nc.Name == first {
+			t.Error("the expired nodeclaim is still there")
+		}
+	}
+}
+
+func TestValidationAbandonsACommandWhenPodsArrive(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(0))
+	h.Deployment("inflate", 2, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	h.Scale("inflate", 0)
+	// The empty node is chosen, then pods come back before validation 15 s later.
+	h.Advance(5*time.Second, time.Second)
+	h.Scale("inflate", 2)
+	h.Advance(20*time.Second, time.Second)
+	if !h.journaled(journal.KindValidation, disruption.BlockedValidationRejected, "") {
+		t.Fatal("the command was not abandoned by validation")
+	}
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDryRunDecidesAndChangesNothing(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(0))
+	h.Deployment("inflate", 2, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	h.stop()
+	h.start(dryRun)
+	h.Scale("inflate", 0)
+	h.Deployment("more", 1, enginetest.Resources("1", ""), enginetest.WithNodeSelector(map[string]string{"team": "nowhere"}))
+	h.Advance(2*time.Minute, time.Second)
+	if d := h.decisions(true); len(d) != 1 {
+		t.Errorf("want one dry-run decision journaled once, got %+v", d)
+	}
+	if n := len(h.managedNodes()); n != 1 || len(h.Cloud.Instances()) != 1 {
+		t.Errorf("dry run changed the fleet: %d nodes", n)
+	}
+}

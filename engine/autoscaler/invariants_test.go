@@ -1,0 +1,235 @@
+package autoscaler_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/pods"
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// decisionChecker checks every disruption decision the moment it is journaled: within its
+// NodePool's budget, touching no node with an active do-not-disrupt pod, and, for consolidation,
+// lowering the price.
+type decisionChecker struct {
+	t       *testing.T
+	cluster *state.Cluster
+	seen    int
+}
+
+func (c *decisionChecker) Observe(e journal.Entry) {
+	if e.Kind != journal.KindDisruption || e.Decision == "" || e.DryRun {
+		return
+	}
+	c.seen++
+	snap := c.cluster.Snapshot()
+	np := snap.NodePool(e.NodePool)
+	if np == nil {
+		c.t.Errorf("decision for unknown nodepool %q", e.NodePool)
+		return
+	}
+	a := disruption.Allowances(np, snap.Nodes, karpv1.DisruptionReason(e.Reason), snap.Time)
+	// The candidates are marked already: what disrupts now must fit in the budget.
+	if a.Budget != "" && a.Disrupting > budgetValue(c.t, np, karpv1.DisruptionReason(e.Reason), snap) {
+		c.t.Errorf("%s: %d nodes disrupting in nodepool %s, more than %s allows", e.Message, a.Disrupting, np.Name, a.Budget)
+	}
+	for _, name := range e.Nodes {
+		n := snap.NodeByName(name)
+		if n == nil {
+			continue
+		}
+		for _, p := range n.Pods {
+			if pods.BlocksDisruption(p, snap.Time) {
+				c.t.Errorf("%s: node %s runs %s/%s, which is annotated do-not-disrupt", e.Message, name, p.Namespace, p.Name)
+			}
+		}
+	}
+	if e.Method != disruption.MethodEmptiness && e.Method != disruption.MethodDrift && e.PriceAfter >= e.PriceBefore {
+		c.t.Errorf("%s: consolidation from $%.4f/h to $%.4f/h does not save", e.Message, e.PriceBefore, e.PriceAfter)
+	}
+}
+
+// budgetValue is the smallest active budget's node count for a reason, as an absolute number.
+func budgetValue(t *testing.T, np *karpv1.NodePool, reason karpv1.DisruptionReason, snap *state.Snapshot) int {
+	t.Helper()
+	var nodes []*state.Node
+	for _, n := range snap.Nodes {
+		if n.NodePool() == np.Name {
+			n2 := *n
+			n2.MarkedForDeletion = false
+			nodes = append(nodes, &n2)
+		}
+	}
+	return disruption.Allowances(np, nodes, reason, snap.Time).Allowed
+}
+
+func TestRandomizedRunKeepsInvariants(t *testing.T) {
+	for _, seed := range []int64{1, 2, 3} {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			h := newHarness(t, spotToSpot)
+			checker := &decisionChecker{t: t, cluster: h.Cluster}
+			h.journal = journal.New(100000, checker, journal.EventSink{Recorder: h.API})
+			h.stop()
+			h.start(spotToSpot)
+			forced := 0
+			h.API.OnCall(func(op string) {
+				if op == enginetest.OpDeletePod {
+					forced++
+				}
+			})
+
+			h.NodePool("od", consolidateAfter(30*time.Second), budgets(budget("20%")), enginetest.Limit(corev1.ResourceCPU, "64"))
+			h.NodePool("spot", enginetest.Spot(), consolidateAfter(30*time.Second), budgets(budget("2")), taint("pool", "spot"))
+			toSpot := []enginetest.PodOption{
+				enginetest.WithTolerations(corev1.Toleration{Key: "pool", Value: "spot", Operator: corev1.TolerationOpEqual, Effect: corev1.TaintEffectNoSchedule}),
+				enginetest.WithNodeSelector(map[string]string{karpv1.NodePoolLabelKey: "spot"}),
+			}
+			h.Deployment("web", 3, enginetest.Resources("500m", "512Mi"), enginetest.WithLabels(map[string]string{"app": "web"}))
+			h.PDB("web", map[string]string{"app": "web"}, "", "1")
+			h.Deployment("db", 1, enginetest.Resources("1", "2Gi"), enginetest.DoNotDisrupt("true"))
+			h.Deployment("batch", 2, enginetest.Resources("1", "1Gi"), toSpot...)
+			h.Deployment("workers", 2, enginetest.Resources("250m", "256Mi"), enginetest.OnePerNode())
+
+			rng := rand.New(rand.NewSource(seed))
+			deployments := []struct {
+				name string
+				most int
+			}{{"web", 8}, {"batch", 6}, {"workers", 5}}
+			for minute := range 90 {
+				switch r := rng.Intn(10); {
+				case r < 5:
+					for _, d := range deployments {
+						if rng.Intn(2) == 0 {
+							h.Scale(d.name, rng.Intn(d.most+1))
+						}
+					}
+				case r < 7:
+					var spot []enginetest.Instance
+					for _, i := range h.Cloud.Instances() {
+						if i.State == enginetest.InstanceRunning && i.CapacityType == karpv1.CapacityTypeSpot {
+							spot = append(spot, i)
+						}
+					}
+					if len(spot) > 0 {
+						h.Cloud.Interrupt(spot[rng.Intn(len(spot))].ProviderID, cloudprovider.SpotInterruption)
+					}
+				case r < 8:
+					h.Cloud.InjectInsufficientCapacity(enginetest.OfferingKey{CapacityType: karpv1.CapacityTypeSpot, Zone: enginetest.Zones()[rng.Intn(len(enginetest.Zones()))]})
+				default:
+					h.Cloud.ClearInsufficientCapacity()
+				}
+				for range 30 {
+					h.Step(2 * time.Second)
+					if err := h.CheckInvariants(); err != nil {
+						t.Fatalf("minute %d: %v", minute, err)
+					}
+				}
+			}
+			h.Cloud.ClearInsufficientCapacity()
+			h.Advance(10*time.Minute, 2*time.Second)
+			for _, check := range []func() error{h.CheckNoOrphans, h.CheckNoDisruptedTaints, h.CheckOneInstancePerNodeClaim, h.CheckNodeClaimsHaveInstances} {
+				if err := check(); err != nil {
+					t.Error(err)
+				}
+			}
+			if forced > 0 {
+				t.Errorf("%d pods were deleted rather than evicted, with no termination grace period to force it", forced)
+			}
+			if checker.seen == 0 {
+				t.Error("no disruption decision in 90 minutes: the run tests nothing")
+			}
+			t.Logf("%d decisions, %d launches, fleet $%.4f/h at the end", checker.seen, len(h.Cloud.Launches()), h.HourlyCost())
+		})
+	}
+}
+
+// crashStory scales out, consolidates and replaces, recording every API and cloud call.
+func crashStory(h *harness) {
+	h.NodePool("default", consolidateAfter(0), budgets(budget("100%")))
+	h.Deployment("big", 1, enginetest.Resources("6", ""))
+	h.Deployment("small", 2, enginetest.Resources("500m", ""))
+	h.Advance(time.Minute, time.Second)
+	h.Scale("big", 0)
+	h.Advance(2*time.Minute, time.Second)
+}
+
+func TestCrashAtEveryStepConverges(t *testing.T) {
+	// A first run lists the calls the engine makes.
+	var calls []string
+	probe := newHarness(t)
+	probe.API.OnCall(func(op string) { calls = append(calls, "api:"+op) })
+	probe.Cloud.OnCall(func(op string) { calls = append(calls, "cloud:"+op) })
+	crashStory(probe)
+	if err := probe.CheckConverged(); err != nil {
+		t.Fatalf("the story itself does not converge: %v", err)
+	}
+	if len(calls) < 10 {
+		t.Fatalf("only %d calls recorded", len(calls))
+	}
+	for i, call := range calls {
+		if strings.HasPrefix(call, "api:Event") || strings.HasSuffix(call, ":InstanceTypes") || strings.HasSuffix(call, ":List") {
+			continue // reads and events change nothing a crash could leave half done
+		}
+		t.Run(fmt.Sprintf("%03d %s", i, call), func(t *testing.T) {
+			h := newHarnessWithKubelet(t, enginetest.DefaultKubeletOptions())
+			h.stop()
+			crashed, crash := context.WithCancel(t.Context())
+			n := 0
+			count := func(prefix string) func(string) {
+				return func(op string) {
+					if crashed.Err() == nil && prefix+op == calls[i] {
+						if n == countBefore(calls, i) {
+							crash()
+						}
+						n++
+					}
+				}
+			}
+			h.API.OnCall(count("api:"))
+			h.Cloud.OnCall(count("cloud:"))
+			first := h.pass(h.autoscaler)
+			stop := h.AddReconciler(func(context.Context) {
+				if crashed.Err() == nil {
+					first(crashed)
+				}
+			})
+			crashStory(h)
+			stop()
+			h.API.OnCall(nil)
+			h.Cloud.OnCall(nil)
+			if crashed.Err() == nil {
+				t.Skip("the crash point was not reached in this run")
+			}
+			h.start()
+			h.Advance(5*time.Minute, time.Second)
+			if err := h.CheckConverged(); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.CheckOneInstancePerNodeClaim(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// countBefore counts how many times calls[i] occurred before index i.
+func countBefore(calls []string, i int) int {
+	n := 0
+	for _, c := range calls[:i] {
+		if c == calls[i] {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,130 @@
+package autoscaler_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+
+	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+func TestScaleOutLaunchesOneNodeThatRunsThePods(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default")
+	h.Deployment("inflate", 5, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	claims := h.API.NodeClaims()
+	if len(claims) != 1 || len(h.Cloud.Instances()) != 1 {
+		t.Fatalf("%d nodeclaims, %d instances; want one of each", len(claims), len(h.Cloud.Instances()))
+	}
+	nc := claims[0]
+	for _, c := range []string{karpv1.ConditionTypeLaunched, karpv1.ConditionTypeRegistered, karpv1.ConditionTypeInitialized} {
+		if !meta.IsStatusConditionTrue(nc.Status.Conditions, c) {
+			t.Errorf("nodeclaim condition %s not true: %+v", c, nc.Status.Conditions)
+		}
+	}
+	if !slices.Contains(nc.Finalizers, karpv1.TerminationFinalizer) || nc.Labels[karpv1.NodePoolLabelKey] != "default" ||
+		len(nc.OwnerReferences) != 1 || nc.OwnerReferences[0].Kind != "NodePool" || nc.Annotations[karpv1.NodePoolHashAnnotationKey] == "" {
+		t.Errorf("nodeclaim metadata %+v", nc.ObjectMeta)
+	}
+	node := h.managedNodes()[0].Node
+	unregistered := karpv1.UnregisteredNoExecuteTaint()
+	if node.Labels[karpv1.NodeRegisteredLabelKey] != "true" || node.Labels[karpv1.NodeInitializedLabelKey] != "true" ||
+		slices.ContainsFunc(node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&unregistered) }) {
+		t.Errorf("node labels %v, taints %v", node.Labels, node.Spec.Taints)
+	}
+	for _, step := range []string{"launched nodeclaim", "registered nodeclaim", "initialized nodeclaim"} {
+		if !h.journaled("", "", step) {
+			t.Errorf("journal lacks %q", step)
+		}
+	}
+}
+
+func TestPodsOnExistingCapacityAreNominated(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default")
+	h.Deployment("big", 1, enginetest.Resources("3", ""))
+	h.Advance(time.Minute, time.Second)
+	before := len(h.API.NodeClaims())
+	// A small pod fits on the node that is there: no new nodeclaim, a nomination instead.
+	h.Deployment("small", 1, enginetest.Resources("100m", ""))
+	h.Step(0)
+	if got := len(h.API.NodeClaims()); got != before {
+		t.Errorf("%d nodeclaims after a pod that fits, want %d", got, before)
+	}
+	h.Advance(30*time.Second, time.Second)
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInsufficientCapacityFallsBackToAnotherOffering(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", enginetest.Require(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand))
+	h.Cloud.InjectInsufficientCapacity(enginetest.OfferingKey{CapacityType: karpv1.CapacityTypeSpot})
+	h.Deployment("web", 3, enginetest.Resources("1", ""))
+	h.Advance(2*time.Minute, time.Second)
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	if !h.journaled(journal.KindLaunch, "InsufficientCapacity", "deleting it so its pods are planned again") {
+		t.Error("the failed launch is not journaled")
+	}
+	for _, inst := range h.Cloud.Instances() {
+		if inst.CapacityType != karpv1.CapacityTypeOnDemand {
+			t.Errorf("instance %s is %s; spot had no capacity", inst.ID, inst.CapacityType)
+		}
+	}
+}
+
+func TestNodePoolLimitsHold(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("limited", enginetest.Limit(corev1.ResourceCPU, "4"))
+	h.Deployment("web", 6, enginetest.Resources("1", ""), enginetest.OnePerNode())
+	h.Advance(2*time.Minute, time.Second)
+	if err := h.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Cloud.Instances()) == 0 || len(h.Cluster.Snapshot().PendingPods()) == 0 {
+		t.Fatalf("want some nodes and some pods left pending by the limit, got %d instances", len(h.Cloud.Instances()))
+	}
+}
+
+func TestLaunchErrorsRetryWithBackoff(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default")
+	h.Cloud.FailNext("Create", 2, enginetest.ErrInjected)
+	h.Deployment("web", 1, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.API.NodeClaims()) != 1 || !h.journaled(journal.KindLaunch, "Error", "retry in") {
+		t.Errorf("want one nodeclaim launched after retries, got %d", len(h.API.NodeClaims()))
+	}
+}
+
+func TestNodeClaimThatNeverRegistersIsReplaced(t *testing.T) {
+	// Machines take 20 minutes to join: the first nodeclaim times out at 15 and is replaced.
+	k := enginetest.DefaultKubeletOptions()
+	k.JoinDelay = 20 * time.Minute
+	h := newHarnessWithKubelet(t, k)
+	h.NodePool("default")
+	h.Deployment("web", 1, enginetest.Resources("1", ""))
+	h.Advance(16*time.Minute, 10*time.Second)
+	if !h.journaled(journal.KindLiveness, "LivenessTimeout", "did not register within 15m0s") {
+		t.Fatal("a nodeclaim whose node never registered was not deleted")
+	}
+	if err := h.CheckNoOrphans(); err != nil {
+		t.Fatalf("the timed-out nodeclaim's instance leaked: %v", err)
+	}
+}

@@ -1,0 +1,194 @@
+package autoscaler_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/termination"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+func TestDrainEvictsInTiersAndWaitsForBudgets(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Hour))
+	h.Deployment("api", 3, enginetest.Resources("500m", ""), enginetest.WithLabels(map[string]string{"app": "api"}))
+	h.PDB("api-pdb", map[string]string{"app": "api"}, "2", "")
+	h.Deployment("critical", 1, enginetest.Resources("100m", ""), enginetest.WithPriorityClass("system-cluster-critical"))
+	h.DaemonSet("logs", enginetest.Resources("50m", ""))
+	h.Advance(time.Minute, time.Second)
+	claim := h.API.NodeClaims()[0].Name
+	tiers := map[types.NamespacedName]int{}
+	for _, p := range h.API.Pods() {
+		tiers[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}] = termination.Tier(p)
+	}
+	if err := h.API.DeleteNodeClaim(t.Context(), claim); err != nil {
+		t.Fatal(err)
+	}
+	h.Advance(3*time.Minute, time.Second)
+
+	// The PDB lets one api pod go at a time: the drain must have been refused and retried.
+	if !h.journaled(journal.KindBlocked, "PDB", "api-pdb") {
+		t.Error("no refused eviction journaled for api-pdb")
+	}
+	// Tiers: every non-critical pod was evicted before any critical one, DaemonSet pods last.
+	var order []int
+	for _, ev := range h.API.Evictions() {
+		if tier, ok := tiers[ev.Pod]; ok && ev.Allowed {
+			order = append(order, tier)
+		}
+	}
+	if len(order) < 5 {
+		t.Fatalf("%d evictions of the original pods, want the 3 api, 1 critical and 1 DaemonSet pods: %v", len(order), h.API.Evictions())
+	}
+	for i := 1; i < len(order); i++ {
+		if order[i] < order[i-1] {
+			t.Fatalf("eviction tiers out of order: %v", order)
+		}
+	}
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	for _, nc := range h.API.NodeClaims() {
+		if nc.Name == claim {
+			t.Errorf("nodeclaim %s still there after its drain", claim)
+		}
+	}
+}
+
+func TestTerminationGracePeriodForcesTheDrain(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Hour), terminationGracePeriod(2*time.Minute))
+	h.Deployment("stuck", 1, enginetest.Resources("500m", ""), enginetest.WithLabels(map[string]string{"app": "stuck"}))
+	h.PDB("never", map[string]string{"app": "stuck"}, "1", "")
+	h.Advance(time.Minute, time.Second)
+	claim := h.API.NodeClaims()[0].Name
+	if err := h.API.DeleteNodeClaim(t.Context(), claim); err != nil {
+		t.Fatal(err)
+	}
+	h.Advance(time.Minute, time.Second)
+	if nc, err := h.API.NodeClaim(claim); err != nil || nc == nil {
+		t.Fatal("the budget should hold the drain before the grace period ends")
+	}
+	h.Advance(3*time.Minute, time.Second)
+	if nc, err := h.API.NodeClaim(claim); err == nil && nc != nil {
+		t.Fatal("the grace period passed and the node still drains")
+	}
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSpotInterruptionDrainsAndReplaces(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("spot", enginetest.Spot(), consolidateAfter(time.Hour))
+	h.Deployment("web", 2, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	first := h.Cloud.Instances()[0]
+	h.Cloud.Interrupt(first.ProviderID, cloudprovider.SpotInterruption)
+	h.Advance(3*time.Minute, time.Second)
+	if !h.journaled(journal.KindInterruption, string(cloudprovider.SpotInterruption), "deleting nodeclaim") {
+		t.Fatal("the spot interruption was not acted on")
+	}
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	for _, inst := range h.Cloud.Instances() {
+		if inst.ID == first.ID && inst.State == enginetest.InstanceRunning {
+			t.Errorf("the interrupted instance %s still runs", first.ID)
+		}
+	}
+	if h.running() == 0 {
+		t.Error("no replacement runs the pods")
+	}
+	found := false
+	for _, e := range h.API.Events() {
+		found = found || e.Reason == "SpotInterrupted"
+	}
+	if !found {
+		t.Error("no SpotInterrupted event")
+	}
+}
+
+func TestRebalanceRecommendationIsOnlyJournaled(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("spot", enginetest.Spot(), consolidateAfter(time.Hour))
+	h.Deployment("web", 1, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	inst := h.Cloud.Instances()[0]
+	h.Cloud.Interrupt(inst.ProviderID, cloudprovider.RebalanceRecommendation)
+	h.Advance(time.Minute, time.Second)
+	if !h.journaled(journal.KindInterruption, string(cloudprovider.RebalanceRecommendation), "noted, nothing to do") {
+		t.Fatal("the rebalance recommendation was not journaled")
+	}
+	if h.running() != 1 || len(h.API.NodeClaims()) != 1 {
+		t.Error("a rebalance recommendation disrupted the node")
+	}
+}
+
+func TestStaleDisruptedTaintIsRemovedOnStart(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Hour))
+	h.Deployment("web", 1, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	node := h.managedNodes()[0].Name()
+	// A crashed process left the taint of a command it never finished.
+	h.stop()
+	if _, err := h.API.UpdateNode(t.Context(), node, func(n *corev1.Node) error {
+		n.Spec.Taints = append(n.Spec.Taints, karpv1.DisruptedNoScheduleTaint())
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.start()
+	h.Step(time.Second)
+	if err := h.CheckNoDisruptedTaints(); err != nil {
+		t.Fatal(err)
+	}
+	if !h.journaled(journal.KindDisruption, "StaleTaintRemoved", node) {
+		t.Error("the removal is not journaled")
+	}
+}
+
+func TestSeedStory(t *testing.T) {
+	// Five one-CPU pods scale out onto one node and run; scaled to zero, the empty node goes; on
+	// a spot pool, an interruption drains the node and a replacement runs the pods again.
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Minute))
+	h.Deployment("inflate", 5, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	if err := h.CheckConverged(); err != nil || h.running() != 1 {
+		t.Fatalf("scale out: %v, %d instances", err, h.running())
+	}
+	h.Scale("inflate", 0)
+	h.Advance(3*time.Minute, time.Second)
+	if h.running() != 0 {
+		t.Fatalf("scale in: %d instances still running", h.running())
+	}
+	h.NodePool("spot", enginetest.Spot(), consolidateAfter(time.Hour))
+	h.Deployment("batch", 2, enginetest.Resources("1", ""), enginetest.WithNodeSelector(map[string]string{karpv1.NodePoolLabelKey: "spot"}))
+	h.Advance(time.Minute, time.Second)
+	spot := h.Cloud.Instances()[len(h.Cloud.Instances())-1]
+	h.Cloud.Interrupt(spot.ProviderID, cloudprovider.SpotInterruption)
+	h.Advance(3*time.Minute, time.Second)
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	var story []string
+	for _, e := range h.journal.Entries(0) {
+		if e.Kind != journal.KindBlocked {
+			story = append(story, e.Message)
+		}
+	}
+	for _, want := range []string{"created nodeclaim", "launched nodeclaim", "disrupting node(s): Emptiness", "SpotInterruption for"} {
+		if !strings.Contains(strings.Join(story, "\n"), want) {
+			t.Errorf("the journal does not tell %q", want)
+		}
+	}
+}
