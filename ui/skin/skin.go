@@ -8,6 +8,7 @@ import "github.com/gdamore/tcell/v2"
 type Skin struct {
 	Body      Body
 	Prompt    Prompt
+	Help      Help
 	Info      Info
 	Dialog    Dialog
 	Frame     Frame
@@ -24,6 +25,11 @@ type Body struct {
 // Prompt is the command and filter prompt (k9s.prompt).
 type Prompt struct {
 	Fg, Bg, Suggest tcell.Color
+}
+
+// Help is the help screen listing the keys (k9s.help).
+type Help struct {
+	Fg, Bg, Key, NumKey, Section tcell.Color
 }
 
 // Info is the header's cluster information (k9s.info).
@@ -50,10 +56,10 @@ type BorderColors struct {
 	Fg, Focus tcell.Color
 }
 
-// Menu is the key hints (k9s.frame.menu); Dim is fgStyle: dim.
+// Menu is the key hints (k9s.frame.menu); Dim is fgStyle: dim, Bold is fgStyle: bold.
 type Menu struct {
 	Fg, Key, NumKey tcell.Color
-	Dim             bool
+	Dim, Bold       bool
 }
 
 // Crumbs is the breadcrumb line (k9s.frame.crumbs).
