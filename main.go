@@ -28,6 +28,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	root.AddCommand(planCommand(stdout))
 	root.AddCommand(installCRDsCommand(stdout))
+	root.AddCommand(demoCommand(stdout))
+	root.AddCommand(controllerCommand(stdout))
+	root.AddCommand(emulatorCommand(stdout))
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "nodepilot: %v\n", err)

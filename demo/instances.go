@@ -8,8 +8,8 @@ import (
 	"github.com/nodepilot/nodepilot/aws/emulator"
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
-	"github.com/nodepilot/nodepilot/kube/localcluster"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
 // instances tells the local control plane's node registrar which emulated machines run, with

@@ -55,6 +55,10 @@ type Config struct {
 	CallLatency time.Duration
 	// SpotPriceInterval is how often spot prices move (default 10m).
 	SpotPriceInterval time.Duration
+	// InterruptionNotice is how long after a spot or capacity reservation interruption warning
+	// the instance is taken back (default InterruptionNotice, AWS's two minutes; the demo
+	// shortens it so that the story fits in a few minutes).
+	InterruptionNotice time.Duration
 	// Seed makes spot prices, identifiers and throttling shares reproducible.
 	Seed int64
 }
@@ -111,6 +115,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.SpotPriceInterval == 0 {
 		c.SpotPriceInterval = defaultPriceInterval
+	}
+	if c.InterruptionNotice == 0 {
+		c.InterruptionNotice = InterruptionNotice
 	}
 	return c
 }

@@ -28,7 +28,7 @@ const (
 	CapacityReservationInterruption InterruptionKind = "capacity-reservation-interruption"
 )
 
-// InterruptionNotice is how long a spot or capacity reservation interruption warning comes
+// InterruptionNotice is, by default, how long a spot or capacity reservation interruption warning comes
 // before the termination.
 const InterruptionNotice = 2 * time.Minute
 
@@ -115,7 +115,7 @@ func (e *Emulator) Interrupt(in Interruption) error {
 			detailType, reason = "EC2 Capacity Reservation Instance Interruption Warning", reasonReservation
 		}
 		e.publish(detailType, "aws.ec2", []string{e.instanceArn(inst)}, instanceActionDetail{InstanceID: inst.ID, InstanceAction: "terminate"}, now)
-		inst.interruptAt, inst.interruptReason = now.Add(InterruptionNotice), reason
+		inst.interruptAt, inst.interruptReason = now.Add(e.cfg.InterruptionNotice), reason
 		e.nudge()
 	case RebalanceRecommendation:
 		if !live {

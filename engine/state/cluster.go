@@ -309,3 +309,17 @@ func sortedValues[K comparable, V any](m map[K]V, less func(a, b K) int) []V {
 	}
 	return out
 }
+
+// NodeClass returns the named EC2NodeClass, or nil, without taking a snapshot.
+func (c *Cluster) NodeClass(name string) *awsv1.EC2NodeClass {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.nodeClasses[name]
+}
+
+// NodePool returns the named NodePool, or nil, without taking a snapshot.
+func (c *Cluster) NodePool(name string) *karpv1.NodePool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.nodePools[name]
+}

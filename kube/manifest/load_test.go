@@ -67,15 +67,15 @@ func TestLoadSeedDefaults(t *testing.T) {
 		byName[np.Name] = i
 	}
 	spotBatch := set.NodePools[byName["spot-batch"]]
-	if got := spotBatch.Spec.Template.Spec.ExpireAfter.String(); got != "168h0m0s" {
-		t.Errorf("spot-batch expireAfter = %s, want 168h0m0s", got)
+	if got := spotBatch.Spec.Template.Spec.ExpireAfter.String(); got != "168h" {
+		t.Errorf("spot-batch expireAfter = %s, want 168h as written", got)
 	}
 	if got := spotBatch.Spec.Disruption.ConsolidateAfter.String(); got != "0s" {
 		t.Errorf("spot-batch consolidateAfter = %s, want the default 0s", got)
 	}
 	mixed := set.NodePools[byName["mixed-capacity"]]
-	if got := mixed.Spec.Template.Spec.ExpireAfter.String(); got != "720h0m0s" {
-		t.Errorf("mixed-capacity expireAfter = %s, want the default 720h0m0s", got)
+	if got := mixed.Spec.Template.Spec.ExpireAfter.String(); got != "720h" {
+		t.Errorf("mixed-capacity expireAfter = %s, want the default 720h", got)
 	}
 	if b := mixed.Spec.Disruption.Budgets; len(b) != 1 || b[0].Nodes != "10%" {
 		t.Errorf("mixed-capacity budgets = %+v, want the default [{nodes: 10%%}]", b)

@@ -61,7 +61,7 @@ func TestNodePoolSetDefaults(t *testing.T) {
 func TestNodeClaimSetDefaults(t *testing.T) {
 	nc := &NodeClaim{}
 	nc.SetDefaults()
-	if got := nc.Spec.ExpireAfter.String(); got != "720h0m0s" {
-		t.Errorf("expireAfter = %q, want 720h0m0s", got)
+	if got := nc.Spec.ExpireAfter.String(); got != "720h" {
+		t.Errorf("expireAfter = %q, want 720h", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -26,6 +27,9 @@ type NillableDuration struct {
 	// invalid holds a string that is neither a duration nor "Never". It is never modified, so
 	// copies may share it.
 	invalid *string
+	// raw is the duration as it was written ("720h", not "720h0m0s"), so that an object read and
+	// written back is unchanged: the API server compares NodeClaim specs for immutability.
+	raw *string
 }
 
 // NewNillableDuration returns a NillableDuration of d.
@@ -48,8 +52,10 @@ func (d NillableDuration) String() string {
 	switch {
 	case d.Never:
 		return Never
+	case d.Duration != nil && d.raw != nil:
+		return *d.raw
 	case d.Duration != nil:
-		return d.Duration.String()
+		return compact(*d.Duration)
 	case d.invalid != nil:
 		return *d.invalid
 	default:
@@ -99,5 +105,25 @@ func parseNillableDuration(s string) NillableDuration {
 	if err != nil {
 		return NillableDuration{invalid: &s}
 	}
-	return NewNillableDuration(parsed)
+	return NillableDuration{Duration: &parsed, raw: &s}
+}
+
+// canonical is the value independent of how it was written ("719h60m" and "720h" are one).
+func (d NillableDuration) canonical() string {
+	if d.Duration != nil {
+		return compact(*d.Duration)
+	}
+	return d.String()
+}
+
+// compact writes a duration without zero minutes and seconds: 720h, 1h30m, 90s.
+func compact(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -41,7 +41,7 @@ func Hash(np *NodePool) string {
 		Taints:        sortedTaints(t.Spec.Taints),
 		StartupTaints: sortedTaints(t.Spec.StartupTaints),
 		NodeClassRef:  t.Spec.NodeClassRef,
-		ExpireAfter:   t.Spec.ExpireAfter.String(),
+		ExpireAfter:   t.Spec.ExpireAfter.canonical(),
 	}
 	if t.Spec.TerminationGracePeriod != nil {
 		input.TerminationGracePeriod = t.Spec.TerminationGracePeriod.Duration.String()

@@ -1,0 +1,239 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/clock"
+
+	"github.com/nodepilot/nodepilot/aws"
+	"github.com/nodepilot/nodepilot/engine/autoscaler"
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/metrics"
+	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/kube"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+)
+
+// Options say which cluster and cloud to work on, and how.
+type Options struct {
+	// REST reaches the cluster; when nil, Kubeconfig and Context (or the in-cluster config) do.
+	REST                *rest.Config
+	Kubeconfig, Context string
+	// ClusterName tags instances and names the discovery tag EC2NodeClasses usually select by.
+	ClusterName string
+	AWS         aws.ConfigOptions
+	Endpoints   aws.Endpoints
+	// QueueName is the SQS interruption queue ("" for none).
+	QueueName string
+	// ReadOnly writes nothing at all: no autoscaler, no status, no action.
+	ReadOnly   bool
+	Autoscaler autoscaler.Options
+	Clock      clock.WithTicker
+	Logger     *slog.Logger
+	// Registry receives the metrics (nil: none).
+	Registry prometheus.Registerer
+	// JournalSize is how many journal entries stay in memory.
+	JournalSize int
+}
+
+// App is nodepilot assembled over one cluster and one cloud.
+type App struct {
+	opts              Options
+	REST              *rest.Config
+	Clients           *kube.Clients
+	Cluster           *state.Cluster
+	Journal           *journal.Journal
+	Writer            state.Writer
+	Provider          *aws.Provider
+	Autoscaler        *autoscaler.Autoscaler
+	KubernetesVersion string
+	closeWriter       func()
+}
+
+// New connects to the cluster and the cloud and builds every part, without starting any.
+func New(ctx context.Context, opts Options) (*App, error) {
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.JournalSize == 0 {
+		opts.JournalSize = 10000
+	}
+	if opts.ClusterName == "" {
+		return nil, fmt.Errorf("no cluster name: set --cluster-name (it tags instances and usually names the discovery tag)")
+	}
+	cfg := opts.REST
+	if cfg == nil {
+		var err error
+		if cfg, err = kube.RESTConfig(opts.Kubeconfig, opts.Context); err != nil {
+			return nil, err
+		}
+	}
+	clients, err := kube.NewClients(cfg)
+	if err != nil {
+		return nil, err
+	}
+	version, err := clients.Kube.Discovery().ServerVersion()
+	if err != nil {
+		return nil, fmt.Errorf("asking %s for its version: %w", cfg.Host, err)
+	}
+	a := &App{opts: opts, REST: cfg, Clients: clients, Cluster: state.NewCluster(opts.Clock),
+		KubernetesVersion: version.Major + "." + strings.TrimSuffix(version.Minor, "+")}
+
+	awsCfg, err := aws.LoadConfig(ctx, opts.AWS)
+	if err != nil {
+		return nil, err
+	}
+	a.Provider, err = aws.New(aws.NewClients(awsCfg, opts.Endpoints, opts.Logger), aws.Options{
+		ClusterName: opts.ClusterName, Region: awsCfg.Region, KubernetesVersion: a.KubernetesVersion, ClusterEndpoint: cfg.Host,
+		NodeClass: func(_ context.Context, name string) (*awsv1.EC2NodeClass, error) {
+			return a.Cluster.NodeClass(name), nil
+		},
+		Clock: opts.Clock, Log: opts.Logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	a.Writer, a.closeWriter = state.Writer(readOnly{}), func() {}
+	if !opts.ReadOnly {
+		w, err := kube.NewWriter(cfg)
+		if err != nil {
+			return nil, err
+		}
+		a.Writer, a.closeWriter = w, w.Close
+	}
+	sinks := []journal.Sink{journal.LogSink{Logger: opts.Logger}, journal.EventSink{Recorder: a.Writer}}
+	if opts.Registry != nil {
+		sinks = append(sinks, metrics.NewSink(opts.Registry))
+		opts.Registry.MustRegister(metrics.NewCollector(a.Cluster, a.InstanceType))
+	}
+	a.Journal = journal.New(opts.JournalSize, sinks...)
+
+	if !opts.ReadOnly {
+		as := opts.Autoscaler
+		wellKnown := awsv1.WellKnownLabels().UnsortedList()
+		as.Provisioning.WellKnownLabels, as.Disruption.WellKnownLabels = wellKnown, wellKnown
+		var interruptions cloudprovider.Interruptions
+		if opts.QueueName != "" {
+			interruptions = a.Provider.Interruptions(opts.QueueName)
+		}
+		a.Autoscaler = autoscaler.New(a.Cluster, a.Writer, a.Provider, interruptions, a.Journal, opts.Clock, as)
+	}
+	return a, nil
+}
+
+// InstanceType finds an instance type a NodePool can launch (for pricing its nodes), or nil.
+func (a *App) InstanceType(nodePool, name string) *cloudprovider.InstanceType {
+	np := a.Cluster.NodePool(nodePool)
+	if np == nil {
+		return nil
+	}
+	types, err := a.Provider.InstanceTypes(context.Background(), np)
+	if err != nil {
+		return nil
+	}
+	for _, it := range types {
+		if it.Name == name {
+			return it
+		}
+	}
+	return nil
+}
+
+// Run runs the informers, the provider's refresh, the EC2NodeClass status and the autoscaler
+// until ctx ends. It fails when the informers cannot start (missing CRDs, permissions).
+func (a *App) Run(ctx context.Context) error {
+	defer a.closeWriter()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, 1)
+	run := func(f func() error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f(); err != nil && ctx.Err() == nil {
+				select {
+				case errs <- err:
+				default:
+				}
+				cancel()
+			}
+		}()
+	}
+	run(func() error { return kube.RunInformers(ctx, a.REST, a.Cluster) })
+	run(func() error { return a.Provider.Run(ctx) })
+	if a.Autoscaler != nil {
+		run(func() error { a.nodeClassStatus(ctx); return nil })
+		run(func() error { a.Autoscaler.Run(ctx); return nil })
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+// nodeClassStatus keeps every EC2NodeClass's status (subnets, security groups, AMIs, instance
+// profile, readiness) as the provider resolves it, every 30 seconds and on change.
+func (a *App) nodeClassStatus(ctx context.Context) {
+	changes := a.Cluster.Subscribe()
+	tick := a.opts.Clock.NewTicker(30 * time.Second)
+	defer tick.Stop()
+	for {
+		snap := a.Cluster.Snapshot()
+		for _, nc := range snap.NodeClasses {
+			status := a.Provider.NodeClassStatus(ctx, nc)
+			keepTransitionTimes(&status, nc.Status)
+			if equality.Semantic.DeepEqual(status, nc.Status) {
+				continue
+			}
+			if err := a.Writer.UpdateNodeClassStatus(ctx, nc.Name, func(o *awsv1.EC2NodeClass) error {
+				o.Status = status
+				return nil
+			}); err != nil && ctx.Err() == nil {
+				a.opts.Logger.Warn("updating ec2nodeclass status", "ec2nodeclass", nc.Name, "error", err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes:
+			// A burst of changes should not resolve selectors in a loop: wait a moment.
+			select {
+			case <-ctx.Done():
+				return
+			case <-a.opts.Clock.After(2 * time.Second):
+			}
+		case <-tick.C():
+		}
+	}
+}
+
+// keepTransitionTimes keeps a condition's time when nothing about it changed, so that an
+// unchanged status compares equal and is not written again.
+func keepTransitionTimes(next *awsv1.EC2NodeClassStatus, prev awsv1.EC2NodeClassStatus) {
+	for i := range next.Conditions {
+		for _, p := range prev.Conditions {
+			c := &next.Conditions[i]
+			if c.Type == p.Type && c.Status == p.Status && c.Reason == p.Reason && c.Message == p.Message {
+				c.LastTransitionTime = p.LastTransitionTime
+				c.ObservedGeneration = p.ObservedGeneration
+			}
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/cobra"
+
+	"github.com/nodepilot/nodepilot/app"
+	"github.com/nodepilot/nodepilot/aws"
+	"github.com/nodepilot/nodepilot/kube"
+)
+
+func controllerCommand(out io.Writer) *cobra.Command {
+	var kubeconfig, kubeContext, clusterName, region, queue, metricsAddr, healthAddr, leaseNamespace, logLevel string
+	var leaderElect bool
+	var flags autoscalerFlags
+	cmd := &cobra.Command{
+		Use:   "controller --cluster-name NAME [--region REGION] [--interruption-queue NAME]",
+		Short: "Run the autoscaler headless: leader election, /metrics, /healthz and /readyz, structured logs",
+		Long: `controller runs nodepilot's autoscaler without the console, for clusters that want one binary
+instead of a controller stack: deploy it as a Deployment with deploy/rbac.yaml; replicas elect a
+leader on a Lease and only the leader acts. AWS credentials and region come the standard way
+(environment, shared config, web identity or pod identity, instance metadata).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts, err := flags.options()
+			if err != nil {
+				return err
+			}
+			var level slog.Level
+			if err := level.UnmarshalText([]byte(logLevel)); err != nil {
+				return fmt.Errorf("--log-level %q: use debug, info, warn or error", logLevel)
+			}
+			logger := slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level}))
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			registry := prometheus.NewRegistry()
+			registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+			a, err := app.New(ctx, app.Options{Kubeconfig: kubeconfig, Context: kubeContext, ClusterName: clusterName,
+				AWS: aws.ConfigOptions{Region: region, IMDSRegion: true}, QueueName: queue, Autoscaler: opts,
+				Logger: logger, Registry: registry})
+			if err != nil {
+				return err
+			}
+			var leading atomic.Bool
+			servers, err := serveProbes(ctx, logger, metricsAddr, healthAddr, registry, func() error {
+				if !leading.Load() {
+					return nil // a standby replica is ready: it waits for the lease
+				}
+				if !a.Cluster.Snapshot().Synced {
+					return errors.New("the cluster state has not synced yet")
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			defer servers()
+			run := func(ctx context.Context) {
+				leading.Store(true)
+				defer leading.Store(false)
+				if err := a.Run(ctx); err != nil {
+					logger.Error("nodepilot stopped", "error", err)
+				}
+			}
+			if !leaderElect {
+				run(ctx)
+				return nil
+			}
+			identity, _ := os.Hostname()
+			return kube.RunWithLeaderElection(ctx, a.REST, leaseNamespace, "nodepilot-leader", identity, run)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig path (default: KUBECONFIG, ~/.kube/config, or the in-cluster config)")
+	f.StringVar(&kubeContext, "context", "", "kubeconfig context (default: the current one)")
+	f.StringVar(&clusterName, "cluster-name", "", "the cluster's name: instance tags and, usually, the discovery tag value")
+	f.StringVar(&region, "region", "", "AWS region (default: AWS_REGION, shared config, or instance metadata)")
+	f.StringVar(&queue, "interruption-queue", "", "SQS queue of EventBridge interruption events (default: none)")
+	f.StringVar(&metricsAddr, "metrics-addr", ":8080", "address serving /metrics")
+	f.StringVar(&healthAddr, "health-addr", ":8081", "address serving /healthz and /readyz")
+	f.BoolVar(&leaderElect, "leader-elect", true, "elect a leader among replicas on a Lease")
+	f.StringVar(&leaseNamespace, "leader-election-namespace", envOr("POD_NAMESPACE", "nodepilot"), "namespace of the leader election Lease")
+	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
+	flags.register(f)
+	return cmd
+}
+
+// serveProbes serves /metrics on one address and /healthz, /readyz on another; the returned
+// function stops both.
+func serveProbes(ctx context.Context, logger *slog.Logger, metricsAddr, healthAddr string, reg *prometheus.Registry, ready func() error) (func(), error) {
+	metrics := http.NewServeMux()
+	metrics.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	health := http.NewServeMux()
+	health.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	health.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if err := ready(); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	var servers []*http.Server
+	for _, s := range []struct {
+		addr string
+		mux  *http.ServeMux
+	}{{metricsAddr, metrics}, {healthAddr, health}} {
+		ln, err := net.Listen("tcp", s.addr)
+		if err != nil {
+			for _, srv := range servers {
+				_ = srv.Close()
+			}
+			return nil, fmt.Errorf("listening on %s: %w", s.addr, err)
+		}
+		srv := &http.Server{Handler: s.mux, ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+		servers = append(servers, srv)
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				logger.Error("probe server stopped", "addr", s.addr, "error", err)
+			}
+		}()
+	}
+	return func() {
+		for _, srv := range servers {
+			_ = srv.Close()
+		}
+	}, nil
+}
+
+func envOr(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nodepilot/nodepilot/demo"
+)
+
+func demoCommand(out io.Writer) *cobra.Command {
+	var headless bool
+	var kubeconfigOut, dir string
+	var flags autoscalerFlags
+	cmd := &cobra.Command{
+		Use:   "demo [--headless] [--kubeconfig-out PATH]",
+		Short: "Run nodepilot on a local control plane and the AWS emulator, with no cloud account",
+		Long: `demo starts a real Kubernetes control plane on 127.0.0.1 (etcd, kube-apiserver, kube-scheduler,
+kube-controller-manager, and kwok to run the nodes' pods), an in-process AWS emulator, the seed NodePools
+and EC2NodeClasses and a few workloads, and runs the autoscaler over them. It writes a kubeconfig so that
+kubectl and k9s can watch and change the same cluster. Ctrl-C stops everything.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts := demo.DefaultOptions()
+			var err error
+			if opts.Autoscaler, err = flags.options(); err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			if dir == "" {
+				if dir, err = os.MkdirTemp("", "nodepilot-demo-"); err != nil {
+					return err
+				}
+			}
+			logPath := filepath.Join(dir, "nodepilot.log")
+			logFile, err := os.Create(logPath)
+			if err != nil {
+				return err
+			}
+			defer logFile.Close()
+			opts.Logger, opts.Dir, opts.KubeconfigOut = slog.New(slog.NewTextHandler(logFile, nil)), dir, kubeconfigOut
+			fmt.Fprintln(out, "starting the local control plane and the AWS emulator (the first run after `make k8s-bins` takes a few seconds)")
+			env, err := demo.Start(ctx, opts)
+			if err != nil {
+				return err
+			}
+			defer env.Close()
+			fmt.Fprintf(out, "demo cluster ready: kubectl --kubeconfig %s get nodes\nlogs: %s\n", env.Kubeconfig, logPath)
+			if !headless {
+				fmt.Fprintln(out, "(the console is not built yet: streaming status as with --headless)")
+			}
+			done := make(chan error, 1)
+			go func() { done <- env.Run(ctx) }()
+			streamStatus(ctx, out, env)
+			return <-done
+		},
+	}
+	cmd.Flags().BoolVar(&headless, "headless", false, "stream a one-line status per change instead of opening the console")
+	cmd.Flags().StringVar(&kubeconfigOut, "kubeconfig-out", "", "also write the demo cluster's kubeconfig here")
+	cmd.Flags().StringVar(&dir, "dir", "", "keep the control plane's files and logs here (default: a new temporary folder)")
+	flags.register(cmd.Flags())
+	return cmd
+}
+
+// streamStatus prints one line whenever the cluster's summary changes, at most once a second.
+func streamStatus(ctx context.Context, out io.Writer, env *demo.Environment) {
+	changes := env.App.Cluster.Subscribe()
+	last := ""
+	for {
+		if line := env.Status(); line != last {
+			fmt.Fprintf(out, "%s  %s\n", time.Now().Format("15:04:05"), line)
+			last = line
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes:
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}

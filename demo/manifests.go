@@ -1,0 +1,141 @@
+package demo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+
+	"github.com/nodepilot/nodepilot/kube"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+	"github.com/nodepilot/nodepilot/kube/manifest"
+)
+
+//go:embed manifests/*.yaml
+var manifestFiles embed.FS
+
+// discoveryKey is the tag EC2NodeClasses select subnets and security groups by.
+const discoveryKey = "karpenter.sh/discovery"
+
+// apply creates the demo's objects: NodePools and EC2NodeClasses (validated and defaulted as the
+// plan command loads them, their discovery tags pointed at clusterName), then Deployments,
+// PodDisruptionBudgets and Pods. Objects that exist already are left as they are.
+func apply(ctx context.Context, c *kube.Clients, clusterName string) error {
+	entries, err := fs.Glob(manifestFiles, "manifests/*.yaml")
+	if err != nil {
+		return err
+	}
+	for _, name := range entries {
+		data, err := manifestFiles.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		set, err := manifest.Decode(path.Base(name), data)
+		if err != nil {
+			return fmt.Errorf("demo manifests: %w", err)
+		}
+		for _, nc := range set.EC2NodeClasses {
+			pointAt(nc, clusterName)
+			nc.Status = awsv1.EC2NodeClassStatus{}
+			if _, err := c.NodeClasses.Create(ctx, nc); ignoreExists(err) != nil {
+				return fmt.Errorf("%s: creating ec2nodeclass %s: %w", name, nc.Name, err)
+			}
+		}
+		for _, np := range set.NodePools {
+			if _, err := c.NodePools.Create(ctx, np); ignoreExists(err) != nil {
+				return fmt.Errorf("%s: creating nodepool %s: %w", name, np.Name, err)
+			}
+		}
+		if err := applyWorkloads(ctx, c, name, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pointAt makes an EC2NodeClass select what the emulator tags: its discovery tag's value becomes
+// the cluster's name (the seeds use two names, my-cluster and my-eks).
+func pointAt(nc *awsv1.EC2NodeClass, clusterName string) {
+	for i := range nc.Spec.SubnetSelectorTerms {
+		if _, ok := nc.Spec.SubnetSelectorTerms[i].Tags[discoveryKey]; ok {
+			nc.Spec.SubnetSelectorTerms[i].Tags[discoveryKey] = clusterName
+		}
+	}
+	for i := range nc.Spec.SecurityGroupSelectorTerms {
+		if _, ok := nc.Spec.SecurityGroupSelectorTerms[i].Tags[discoveryKey]; ok {
+			nc.Spec.SecurityGroupSelectorTerms[i].Tags[discoveryKey] = clusterName
+		}
+	}
+}
+
+// applyWorkloads creates the Deployments, PodDisruptionBudgets and Pods of one file in the
+// default namespace.
+func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []byte) error {
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for {
+		doc, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		var meta metav1.TypeMeta
+		if err := yaml.Unmarshal(doc, &meta); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		switch meta.Kind {
+		case "Deployment":
+			var d appsv1.Deployment
+			if err := yaml.UnmarshalStrict(doc, &d); err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			_, err = c.Kube.AppsV1().Deployments(namespace(d.Namespace)).Create(ctx, &d, metav1.CreateOptions{})
+		case "PodDisruptionBudget":
+			var pdb policyv1.PodDisruptionBudget
+			if err := yaml.UnmarshalStrict(doc, &pdb); err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			_, err = c.Kube.PolicyV1().PodDisruptionBudgets(namespace(pdb.Namespace)).Create(ctx, &pdb, metav1.CreateOptions{})
+		case "Pod":
+			var p corev1.Pod
+			if err := yaml.UnmarshalStrict(doc, &p); err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			_, err = c.Kube.CoreV1().Pods(namespace(p.Namespace)).Create(ctx, &p, metav1.CreateOptions{})
+		default:
+			continue
+		}
+		if ignoreExists(err) != nil {
+			return fmt.Errorf("%s: creating %s: %w", file, strings.ToLower(meta.Kind), err)
+		}
+	}
+}
+
+func namespace(ns string) string {
+	if ns == "" {
+		return metav1.NamespaceDefault
+	}
+	return ns
+}
+
+func ignoreExists(err error) error {
+	if apierrors.IsAlreadyExists(err) {
+		return nil
+	}
+	return err
+}
