@@ -21,11 +21,11 @@ const (
 func (np *NodePool) SetDefaults() {
 	template := &np.Spec.Template.Spec
 	if !template.ExpireAfter.IsSet() {
-		template.ExpireAfter = NewNillableDuration(DefaultExpireAfter)
+		template.ExpireAfter = parseNillableDuration(compact(DefaultExpireAfter)) // as the CRD default writes it
 	}
 	disruption := &np.Spec.Disruption
 	if !disruption.ConsolidateAfter.IsSet() {
-		disruption.ConsolidateAfter = NewNillableDuration(DefaultConsolidateAfter)
+		disruption.ConsolidateAfter = parseNillableDuration(compact(DefaultConsolidateAfter))
 	}
 	if disruption.ConsolidationPolicy == "" {
 		disruption.ConsolidationPolicy = DefaultConsolidationPolicy
@@ -43,6 +43,6 @@ func (np *NodePool) SetDefaults() {
 // SetDefaults fills in what an API server would from the NodeClaim CRD's defaults.
 func (nc *NodeClaim) SetDefaults() {
 	if !nc.Spec.ExpireAfter.IsSet() {
-		nc.Spec.ExpireAfter = NewNillableDuration(DefaultExpireAfter)
+		nc.Spec.ExpireAfter = parseNillableDuration(compact(DefaultExpireAfter)) // as the CRD default writes it
 	}
 }

@@ -15,7 +15,7 @@ func TestNodePoolSetDefaults(t *testing.T) {
 		{
 			name: "empty NodePool gets every CRD default",
 			want: func(np *NodePool) {
-				np.Spec.Template.Spec.ExpireAfter = NewNillableDuration(720 * time.Hour)
+				np.Spec.Template.Spec.ExpireAfter = parseNillableDuration("720h")
 				np.Spec.Disruption.ConsolidateAfter = NewNillableDuration(0)
 				np.Spec.Disruption.ConsolidationPolicy = ConsolidationPolicyWhenEmptyOrUnderutilized
 				np.Spec.Disruption.Budgets = []Budget{{Nodes: "10%"}}
@@ -39,7 +39,7 @@ func TestNodePoolSetDefaults(t *testing.T) {
 			name: "an explicit empty budget list stays empty",
 			in:   NodePool{Spec: NodePoolSpec{Disruption: Disruption{Budgets: []Budget{}}}},
 			want: func(np *NodePool) {
-				np.Spec.Template.Spec.ExpireAfter = NewNillableDuration(720 * time.Hour)
+				np.Spec.Template.Spec.ExpireAfter = parseNillableDuration("720h")
 				np.Spec.Disruption.ConsolidateAfter = NewNillableDuration(0)
 				np.Spec.Disruption.ConsolidationPolicy = ConsolidationPolicyWhenEmptyOrUnderutilized
 			},
