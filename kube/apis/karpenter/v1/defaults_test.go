@@ -16,7 +16,7 @@ func TestNodePoolSetDefaults(t *testing.T) {
 			name: "empty NodePool gets every CRD default",
 			want: func(np *NodePool) {
 				np.Spec.Template.Spec.ExpireAfter = parseNillableDuration("720h")
-				np.Spec.Disruption.ConsolidateAfter = NewNillableDuration(0)
+				np.Spec.Disruption.ConsolidateAfter = parseNillableDuration("0s")
 				np.Spec.Disruption.ConsolidationPolicy = ConsolidationPolicyWhenEmptyOrUnderutilized
 				np.Spec.Disruption.Budgets = []Budget{{Nodes: "10%"}}
 			},
@@ -40,7 +40,7 @@ func TestNodePoolSetDefaults(t *testing.T) {
 			in:   NodePool{Spec: NodePoolSpec{Disruption: Disruption{Budgets: []Budget{}}}},
 			want: func(np *NodePool) {
 				np.Spec.Template.Spec.ExpireAfter = parseNillableDuration("720h")
-				np.Spec.Disruption.ConsolidateAfter = NewNillableDuration(0)
+				np.Spec.Disruption.ConsolidateAfter = parseNillableDuration("0s")
 				np.Spec.Disruption.ConsolidationPolicy = ConsolidationPolicyWhenEmptyOrUnderutilized
 			},
 		},
