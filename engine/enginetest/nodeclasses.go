@@ -3,7 +3,6 @@ package enginetest
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
@@ -38,7 +37,7 @@ func (a *API) UpdateNodeClass(ctx context.Context, name string, mutate func(*aws
 		if err := keepServerMeta(a.nodeClasses.resource, stored, m); err != nil {
 			return nil, err
 		}
-		if !equality.Semantic.DeepEqual(stored.Spec, m.Spec) {
+		if !sameJSON(stored.Spec, m.Spec) {
 			m.Generation++
 			if err := a.nodeClasses.validated(m); err != nil {
 				return nil, err

@@ -3,7 +3,6 @@ package enginetest
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -38,7 +37,7 @@ func (a *API) UpdateNodePool(ctx context.Context, name string, mutate func(*karp
 		if err := keepServerMeta(a.nodePools.resource, stored, m); err != nil {
 			return nil, err
 		}
-		if !equality.Semantic.DeepEqual(stored.Spec, m.Spec) {
+		if !sameJSON(stored.Spec, m.Spec) {
 			m.Generation++
 			if err := a.nodePools.validated(m); err != nil {
 				return nil, err

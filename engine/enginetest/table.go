@@ -1,8 +1,10 @@
 package enginetest
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -313,4 +315,13 @@ func keepServerMeta(resource schema.GroupResource, stored, m metav1.Object) erro
 			fmt.Errorf("no new finalizers can be added if the object is being deleted, found new finalizers %q", added))
 	}
 	return nil
+}
+
+// sameJSON reports whether a and b serialize identically. The API server compares stored
+// objects as JSON (a CRD's "self == oldSelf"), so an unchanged value written differently in
+// memory is still unchanged.
+func sameJSON(a, b any) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }

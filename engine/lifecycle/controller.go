@@ -159,15 +159,14 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 	}); err != nil {
 		return err
 	}
-	if _, err := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+	changed, err := c.setConditionOnce(ctx, nc.Name, karpv1.ConditionTypeLaunched, now, func(o *karpv1.NodeClaim) {
 		o.Status.ProviderID = launched.Status.ProviderID
 		o.Status.ImageID = launched.Status.ImageID
 		o.Status.Capacity = launched.Status.Capacity
 		o.Status.Allocatable = launched.Status.Allocatable
-		setCondition(o, karpv1.ConditionTypeLaunched, metav1.ConditionTrue, "Launched", "", now)
-		return nil
-	}); err != nil {
-		return err
+	})
+	if err != nil || !changed {
+		return err // a pass that saw stale state launched it already: the cloud returned the same machine
 	}
 	l := launched.Labels
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "Launched", NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
@@ -196,11 +195,9 @@ func (c *Controller) register(ctx context.Context, sn *state.Node) error {
 	}); err != nil {
 		return err
 	}
-	if _, err := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+	if changed, err := c.setConditionOnce(ctx, nc.Name, karpv1.ConditionTypeRegistered, now, func(o *karpv1.NodeClaim) {
 		o.Status.NodeName = sn.Node.Name
-		setCondition(o, karpv1.ConditionTypeRegistered, metav1.ConditionTrue, "Registered", "", now)
-		return nil
-	}); err != nil {
+	}); err != nil || !changed {
 		return err
 	}
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindRegistration, Reason: "Registered", NodeClaims: []string{nc.Name},
@@ -253,15 +250,31 @@ func (c *Controller) initialize(ctx context.Context, sn *state.Node) error {
 	}); err != nil {
 		return err
 	}
-	if _, err := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
-		setCondition(o, karpv1.ConditionTypeInitialized, metav1.ConditionTrue, "Initialized", "", now)
-		return nil
-	}); err != nil {
+	if changed, err := c.setConditionOnce(ctx, nc.Name, karpv1.ConditionTypeInitialized, now, nil); err != nil || !changed {
 		return err
 	}
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindInitialization, Reason: "Initialized", NodeClaims: []string{nc.Name},
 		Nodes: []string{n.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("initialized nodeclaim %s (node %s is ready for pods)", nc.Name, n.Name)})
 	return nil
+}
+
+// setConditionOnce sets a condition true (and applies also, if given) unless the NodeClaim, read
+// fresh, has it true already: the informer may lag behind this controller's own writes, so a pass
+// can repeat a step the previous one did. It reports whether it changed anything.
+func (c *Controller) setConditionOnce(ctx context.Context, name, conditionType string, now time.Time, also func(*karpv1.NodeClaim)) (bool, error) {
+	changed := false
+	_, err := c.writer.UpdateNodeClaimStatus(ctx, name, func(o *karpv1.NodeClaim) error {
+		changed = !meta.IsStatusConditionTrue(o.Status.Conditions, conditionType)
+		if !changed {
+			return nil
+		}
+		if also != nil {
+			also(o)
+		}
+		setCondition(o, conditionType, metav1.ConditionTrue, conditionType, "", now)
+		return nil
+	})
+	return changed, err
 }
 
 // notInitialized says what the node still lacks, or "".

@@ -92,27 +92,35 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 	}
 	if err == nil {
 		// The machine is shutting down; come back until the cloud says it is gone.
-		if !meta.IsStatusConditionTrue(nc.Status.Conditions, karpv1.ConditionTypeInstanceTerminating) {
-			_, uerr := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		if meta.IsStatusConditionTrue(nc.Status.Conditions, karpv1.ConditionTypeInstanceTerminating) {
+			return nil
+		}
+		changed := false
+		_, uerr := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+			// The informer may lag behind this controller's own write: decide on the fresh object.
+			if changed = !meta.IsStatusConditionTrue(o.Status.Conditions, karpv1.ConditionTypeInstanceTerminating); changed {
 				meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{Type: karpv1.ConditionTypeInstanceTerminating,
 					Status: metav1.ConditionTrue, Reason: "InstanceTerminating", LastTransitionTime: metav1.NewTime(now)})
-				return nil
-			})
+			}
+			return nil
+		})
+		if changed {
 			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "InstanceTerminating", NodeClaims: []string{nc.Name},
 				Nodes: nodeName(sn), NodePool: sn.NodePool(), Message: fmt.Sprintf("terminating instance %s of nodeclaim %s", nc.Status.ProviderID, nc.Name)})
-			return uerr
 		}
-		return nil
+		return uerr
 	}
 	if sn.Node != nil {
 		if err := c.releaseNode(ctx, sn.Node.Name); err != nil {
 			return err
 		}
 	}
+	released := false
 	if _, err := c.writer.UpdateNodeClaim(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		released = slices.Contains(o.Finalizers, karpv1.TerminationFinalizer)
 		o.Finalizers = slices.DeleteFunc(o.Finalizers, func(f string) bool { return f == karpv1.TerminationFinalizer })
 		return nil
-	}); err != nil {
+	}); err != nil || !released {
 		return err
 	}
 	c.journal.Unblock(sn.Name())
@@ -127,13 +135,15 @@ func (c *Controller) taint(ctx context.Context, sn *state.Node) error {
 	if slices.ContainsFunc(sn.Node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) }) {
 		return nil
 	}
+	added := false
 	_, err := c.writer.UpdateNode(ctx, sn.Node.Name, func(n *corev1.Node) error {
-		if !slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) }) {
+		added = !slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) })
+		if added {
 			n.Spec.Taints = append(n.Spec.Taints, disrupted)
 		}
 		return nil
 	})
-	if err == nil {
+	if err == nil && added {
 		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: "Tainted", Nodes: []string{sn.Node.Name},
 			NodeClaims: []string{sn.NodeClaim.Name}, NodePool: sn.NodePool(), Message: "tainted node " + sn.Node.Name})
 	}
