@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
+	"k8s.io/klog/v2"
 
 	"github.com/nodepilot/nodepilot/app"
 	"github.com/nodepilot/nodepilot/aws"
@@ -46,6 +47,8 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 				return fmt.Errorf("--log-level %q: use debug, info, warn or error", logLevel)
 			}
 			logger := slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level}))
+			// client-go (leader election, reflectors) logs through klog: keep one log stream.
+			klog.SetSlogLogger(logger)
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			registry := prometheus.NewRegistry()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/klog/v2"
 
 	"github.com/nodepilot/nodepilot/demo"
 )
@@ -48,6 +49,8 @@ kubectl and k9s can watch and change the same cluster. Ctrl-C stops everything.`
 			}
 			defer logFile.Close()
 			opts.Logger, opts.Dir, opts.KubeconfigOut = slog.New(slog.NewTextHandler(logFile, nil)), dir, kubeconfigOut
+			// client-go logs through klog, to stderr by default: that would tear the console.
+			klog.SetSlogLogger(opts.Logger)
 			fmt.Fprintln(out, "starting the local control plane and the AWS emulator (the first run after `make k8s-bins` takes a few seconds)")
 			env, err := demo.Start(ctx, opts)
 			if err != nil {
