@@ -3,7 +3,6 @@ package skin
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -33,7 +32,7 @@ func Load(path string) (*Skin, error) {
 func decodeInto(s *Skin, name string, data []byte) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return syntaxError(name, data, err)
 	}
 	if err := decodeDocument(s, &doc); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
