@@ -1,0 +1,151 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/duration"
+)
+
+// HoursPerMonth turns $/h into $/month, as AWS's calculator does.
+const HoursPerMonth = 730
+
+// None is what an empty or unknown cell shows.
+const None = "-"
+
+// Age is how long ago t was, as kubectl prints it ("5m", "2d3h").
+func Age(now, t time.Time) string {
+	if t.IsZero() {
+		return None
+	}
+	return duration.HumanDuration(now.Sub(t))
+}
+
+// Countdown is how long until t: "in 3m12s", or "now" once passed.
+func Countdown(now, t time.Time) string {
+	if t.IsZero() {
+		return None
+	}
+	d := t.Sub(now)
+	switch {
+	case d <= 0:
+		return "now"
+	case d < 10*time.Minute:
+		return "in " + d.Truncate(time.Second).String()
+	}
+	return "in " + duration.HumanDuration(d)
+}
+
+// Dollars prints a price: three decimals under ten dollars, two above, with thousands
+// separators ("$0.096", "$1,234.50").
+func Dollars(x float64) string {
+	if math.IsNaN(x) {
+		return None
+	}
+	prec := 2
+	if math.Abs(x) < 10 {
+		prec = 3
+	}
+	s := strconv.FormatFloat(math.Abs(x), 'f', prec, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	out := "$" + thousands(whole) + "." + frac
+	if x < 0 {
+		return "-" + out
+	}
+	return out
+}
+
+// Monthly prints $/h as whole dollars a month ("$3,073").
+func Monthly(perHour float64) string {
+	return "$" + thousands(strconv.FormatFloat(math.Round(perHour*HoursPerMonth), 'f', 0, 64))
+}
+
+func thousands(digits string) string {
+	if len(digits) <= 3 {
+		return digits
+	}
+	var b strings.Builder
+	lead := len(digits) % 3
+	if lead > 0 {
+		b.WriteString(digits[:lead])
+	}
+	for i := lead; i < len(digits); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(digits[i : i+3])
+	}
+	return b.String()
+}
+
+// CPU prints millicores as Kubernetes does: "250m", "2", "1.5".
+func CPU(milli int64) string {
+	switch {
+	case milli%1000 == 0:
+		return strconv.FormatInt(milli/1000, 10)
+	case milli < 1000:
+		return strconv.FormatInt(milli, 10) + "m"
+	}
+	return strconv.FormatFloat(float64(milli)/1000, 'f', 1, 64)
+}
+
+// Mem prints bytes in binary units: "512Mi", "7.5Gi".
+func Mem(bytes int64) string {
+	const mi, gi = 1 << 20, 1 << 30
+	switch {
+	case bytes == 0:
+		return "0"
+	case bytes < gi:
+		return strconv.FormatInt((bytes+mi/2)/mi, 10) + "Mi"
+	case bytes%gi == 0:
+		return strconv.FormatInt(bytes/gi, 10) + "Gi"
+	}
+	return strconv.FormatFloat(float64(bytes)/gi, 'f', 1, 64) + "Gi"
+}
+
+// Percent prints part of whole ("42%"), or None when whole is zero.
+func Percent(part, whole float64) string {
+	if whole <= 0 {
+		return None
+	}
+	return strconv.Itoa(int(math.Round(100*part/whole))) + "%"
+}
+
+// Ratio is part/whole, or 0 when whole is zero.
+func Ratio(part, whole float64) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return part / whole
+}
+
+// Of prints "used/total" with a formatter ("1.5/4").
+func Of[T any](used, total T, format func(T) string) string {
+	return format(used) + "/" + format(total)
+}
+
+// Plural prints a count and a noun, pluralised in English's simplest way ("1 node", "3 nodes").
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Truncate shortens s to n runes, with an ellipsis.
+func Truncate(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n == 1 {
+		return "…"
+	}
+	return string(r[:n-1]) + "…"
+}
