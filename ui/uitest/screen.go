@@ -1,0 +1,89 @@
+package uitest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// styleLetters name the styles of a dump, in order of first appearance.
+const styleLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./;<=>?@[]^_{|}~"
+
+// Text is what a simulation screen shows, one line per row, trailing spaces trimmed.
+func Text(s tcell.SimulationScreen) string {
+	cells, w, h := s.GetContents()
+	var b strings.Builder
+	for y := range h {
+		b.WriteString(strings.TrimRight(row(cells[y*w:(y+1)*w]), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Dump is a simulation screen as text and colors: the text, then one letter per cell naming
+// its style, then the legend of the letters. Golden files store it.
+func Dump(s tcell.SimulationScreen) string {
+	cells, w, h := s.GetContents()
+	var b strings.Builder
+	b.WriteString(Text(s))
+	b.WriteString("--- styles\n")
+	letters := map[tcell.Style]byte{}
+	var legend []string
+	for y := range h {
+		for _, c := range cells[y*w : (y+1)*w] {
+			l, ok := letters[c.Style]
+			if !ok {
+				i := len(letters)
+				if i >= len(styleLetters) {
+					i = len(styleLetters) - 1
+				}
+				l = styleLetters[i]
+				letters[c.Style] = l
+				legend = append(legend, fmt.Sprintf("%c %s", l, describe(c.Style)))
+			}
+			b.WriteByte(l)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("--- legend\n")
+	b.WriteString(strings.Join(legend, "\n"))
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func row(cells []tcell.SimCell) string {
+	var b strings.Builder
+	for _, c := range cells {
+		switch {
+		case len(c.Runes) > 0:
+			b.WriteString(string(c.Runes))
+		case len(c.Bytes) > 0:
+			b.Write(c.Bytes)
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+func describe(st tcell.Style) string {
+	fg, bg, attr := st.Decompose()
+	s := "fg=" + color(fg) + " bg=" + color(bg)
+	for _, a := range []struct {
+		mask tcell.AttrMask
+		name string
+	}{{tcell.AttrBold, "bold"}, {tcell.AttrDim, "dim"}, {tcell.AttrReverse, "reverse"}, {tcell.AttrUnderline, "underline"}, {tcell.AttrItalic, "italic"}} {
+		if attr&a.mask != 0 {
+			s += " " + a.name
+		}
+	}
+	return s
+}
+
+func color(c tcell.Color) string {
+	if c == tcell.ColorDefault || !c.Valid() {
+		return "default"
+	}
+	return c.CSS()
+}
