@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cost"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/provisioning"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+	"github.com/nodepilot/nodepilot/engine/state"
+)
+
+// Backend is everything the console reads and does. Reads must be cheap and safe from any
+// goroutine; methods with a context may block (the console calls them off the UI goroutine).
+type Backend interface {
+	// Snapshot is the cluster state now.
+	Snapshot() *state.Snapshot
+	// Changes receives a value (coalesced) whenever the cluster state changes; the console also
+	// subscribes to the Journal.
+	Changes() <-chan struct{}
+	// Journal is the autoscaler's journal: decisions, refusals, events and per-node blockers.
+	Journal() *journal.Journal
+	// Provisioning is the provisioner's last pass (what it planned and why pods fit nowhere),
+	// or nil before the first.
+	Provisioning() *provisioning.Outcome
+	// Price prices a node by its instance type, zone and capacity type (cost.Node).
+	Price(*state.Node) (cost.Price, bool)
+	// ExplainPod runs the explainer for one pod: per NodePool, why it cannot take the pod. A nil
+	// PodError means the pod fits somewhere.
+	ExplainPod(ctx context.Context, pod *corev1.Pod) (*scheduling.PodError, error)
+	// ExplainNode says why a node is or is not being disrupted, and what disrupting it would save.
+	ExplainNode(ctx context.Context, node string) (NodeExplanation, error)
+	// Info is the header's facts: cluster, versions and the autoscaler's mode.
+	Info() Info
+
+	// Cordon marks a node unschedulable (on) or schedulable again.
+	Cordon(ctx context.Context, node string, on bool) error
+	// Drain cordons a node and evicts its pods through the Eviction API.
+	Drain(ctx context.Context, node string) error
+	// DeleteNodeClaim deletes a NodeClaim; its node is drained and its instance terminated.
+	DeleteNodeClaim(ctx context.Context, name string) error
+	// Pause stops the autoscaler from acting (it keeps watching) until Resume.
+	Pause()
+	// Resume undoes Pause.
+	Resume()
+}
+
+// Info is what the header says about the cluster and the autoscaler.
+type Info struct {
+	// Context is the kubeconfig context ("in-cluster" inside a pod), Cluster the cluster's name.
+	Context, Cluster string
+	// KubernetesVersion is the API server's version ("v1.33.1").
+	KubernetesVersion string
+	// ReadOnly: nothing writes to the cluster (no autoscaler, no actions).
+	ReadOnly bool
+	// DryRun: the autoscaler decides and journals, and changes nothing.
+	DryRun bool
+	// Paused: the autoscaler watches but does not act.
+	Paused bool
+}
+
+// Mode is the autoscaler's state in a word: read-only, dry-run, paused or running.
+func (i Info) Mode() string {
+	switch {
+	case i.ReadOnly:
+		return "read-only"
+	case i.DryRun && i.Paused:
+		return "dry-run, paused"
+	case i.DryRun:
+		return "dry-run"
+	case i.Paused:
+		return "paused"
+	}
+	return "running"
+}
+
+// NodeExplanation is why a node is or is not being disrupted, and what disrupting it would save.
+type NodeExplanation struct {
+	// Blocked is why the node is not disrupted now (the journal's WhyNot: budget, PDB,
+	// do-not-disrupt, consolidateAfter with its Until, two replacements needed, no cheaper
+	// type...), or nil when nothing blocks it.
+	Blocked *journal.Entry
+	// Consolidation is what consolidating the node alone would do if nothing blocked it, or nil
+	// when the engine did not simulate it.
+	Consolidation *Consolidation
+}
+
+// Consolidation is a simulated consolidation of one node.
+type Consolidation struct {
+	// Decision is "delete" (its pods fit elsewhere) or "replace"; "" when it would not happen.
+	Decision string
+	// Replacements are the instance types it would be replaced with.
+	Replacements []string
+	// PriceBefore and PriceAfter are in $/h.
+	PriceBefore, PriceAfter float64
+	// Reason says why it would not happen when Decision is "" (a disruption Blocked* code and
+	// message, such as NoCheaperType).
+	Reason string
+}
+
+// Demo is the optional demo part of a Backend: a Backend that also implements Demo gets the
+// demo keys (+ and - scale, i interrupts, a toggles autoplay) and the story line.
+type Demo interface {
+	// Deployments are the demo Deployments ("namespace/name") that + and - scale.
+	Deployments() []string
+	// Scale changes a demo Deployment's replicas by delta.
+	Scale(ctx context.Context, deployment string, delta int) error
+	// Interrupt sends a spot interruption for a node's instance through the emulator.
+	Interrupt(ctx context.Context, node string) error
+	// Autoplay reports whether the scripted story plays; SetAutoplay starts or stops it.
+	Autoplay() bool
+	SetAutoplay(on bool)
+	// Story is the story's status line ("act 2 of 4: scaled to zero, consolidating").
+	Story() string
+}

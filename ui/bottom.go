@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+)
+
+// drawCrumbs draws the path of views, the current one highlighted.
+func (c *Console) drawCrumbs(screen tcell.Screen, x, y, w int) {
+	s := c.pal.s.Frame.Crumbs
+	used := 1
+	for i, v := range c.stack {
+		st := style(s.Fg, s.Bg)
+		if i == len(c.stack)-1 {
+			st = style(s.Fg, s.Active).Bold(true)
+		}
+		used += put(screen, x+used, y, w-used, " "+v.crumb()+" ", st)
+		used += put(screen, x+used, y, w-used, " ", c.pal.body())
+	}
+}
+
+// drawFlash draws the latest message while it is fresh.
+func (c *Console) drawFlash(screen tcell.Screen, x, y, w int) {
+	text := c.flash.current(c.opts.Clock.Now())
+	if text == "" {
+		return
+	}
+	st, bg := c.pal.s.Frame.Status, c.pal.s.Body.Bg
+	color := c.pal.s.Body.Fg
+	switch c.flash.level {
+	case flashWarnLevel:
+		color = st.Modify
+	case flashErrLevel:
+		color = st.Error
+	}
+	put(screen, x+1, y, w-1, text, style(color, bg))
+}
+
+// drawHints draws the keys of the view on top, as the mode allows them: "<d> describe".
+func (c *Console) drawHints(screen tcell.Screen, x, y, w int) {
+	m := c.pal.s.Frame.Menu
+	bg := c.pal.s.Body.Bg
+	keyStyle := style(m.Key, bg).Bold(true)
+	nameStyle := style(m.Fg, bg).Dim(m.Dim).Bold(m.Bold)
+	km := c.keymap()
+	var spans []span
+	for _, a := range km.hints(c.info) {
+		spans = append(spans, span{"<" + a.key.String() + ">", keyStyle}, span{a.name + " ", nameStyle})
+	}
+	if letters := km.allowed(c.info).sortKeys(); letters != "" {
+		spans = append(spans, span{"<Shift-" + letters + ">", keyStyle}, span{"sort", nameStyle})
+	}
+	putSpans(screen, x+1, y, w-1, spans)
+}

@@ -1,0 +1,207 @@
+package ui
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+	"k8s.io/utils/clock"
+
+	"github.com/nodepilot/nodepilot/ui/model"
+	"github.com/nodepilot/nodepilot/ui/skin"
+)
+
+// Options tune a Console. The zero value is fine.
+type Options struct {
+	// Clock gives the time ages and countdowns are computed against; nil is the real clock.
+	Clock clock.PassiveClock
+	// Screen is where Run draws; nil opens the terminal.
+	Screen tcell.Screen
+	// SkinName names the skin the console starts with, for :skins ("default" if empty).
+	SkinName string
+	// Skins lists the skins :skins offers and LoadSkin loads one by name; nil means the
+	// shipped skins (skin.Shipped, skin.LoadShipped).
+	Skins    func() []string
+	LoadSkin func(name string) (*skin.Skin, error)
+	// FrameInterval is the shortest time between two frames (at most 10 per second by default).
+	FrameInterval time.Duration
+	// RefreshInterval is the longest time between two frames, so that ages and countdowns move
+	// (1 s by default).
+	RefreshInterval time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	if o.SkinName == "" {
+		o.SkinName = "default"
+	}
+	if o.Skins == nil {
+		o.Skins = skin.Shipped
+	}
+	if o.LoadSkin == nil {
+		o.LoadSkin = skin.LoadShipped
+	}
+	if o.FrameInterval <= 0 {
+		o.FrameInterval = 100 * time.Millisecond
+	}
+	if o.RefreshInterval <= 0 {
+		o.RefreshInterval = time.Second
+	}
+	return o
+}
+
+// Console is the terminal console. Build it with New and run it with Run; Draw, HandleKey and
+// Settle drive it synchronously instead (tests, screenshots).
+type Console struct {
+	backend Backend
+	demo    Demo
+	opts    Options
+	skins   []string
+
+	// Owned by the UI goroutine.
+	pal       *palette
+	stack     []view
+	prompt    *prompt
+	dialog    *dialog
+	flash     flash
+	world     *model.World
+	info      Info
+	story     string
+	history   *history
+	root      *root
+	stop      func()
+	replanned bool
+
+	// Shared with the builder and the worker, under mu.
+	mu                            sync.Mutex
+	plans                         []plan
+	frame                         *frame
+	posted                        []func()
+	jobs                          []func(context.Context)
+	skinName                      string
+	wakeBuild, wakeJobs, wakeDraw chan struct{}
+
+	// The builder's latest World, under buildMu.
+	buildMu sync.Mutex
+	built   *model.World
+}
+
+// frame is what the builder made for the next draw.
+type frame struct {
+	world   *model.World
+	info    Info
+	story   string
+	applies []func()
+}
+
+// New returns a console over a backend, drawing with a skin. A Backend that also implements
+// Demo gets the demo keys. The console starts on the dashboard.
+func New(b Backend, s *skin.Skin, opts Options) *Console {
+	opts = opts.withDefaults()
+	c := &Console{backend: b, opts: opts, pal: newPalette(s), history: newHistory(50), skinName: opts.SkinName,
+		wakeBuild: make(chan struct{}, 1), wakeJobs: make(chan struct{}, 1), wakeDraw: make(chan struct{}, 1)}
+	if d, ok := b.(Demo); ok {
+		c.demo = d
+	}
+	c.skins = opts.Skins()
+	c.info = b.Info()
+	c.root = &root{Box: tview.NewBox(), c: c}
+	c.stop = func() {}
+	c.reset(c.newDashboard())
+	return c
+}
+
+// Run draws the console on the terminal (or Options.Screen) until ctx ends or the operator
+// quits. It owns three goroutines, stopped before it returns: the builder (view models off the
+// UI goroutine), the worker (actions that call the backend) and the drawer (at most one frame
+// per FrameInterval).
+func (c *Console) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	app := tview.NewApplication()
+	if c.opts.Screen != nil {
+		app.SetScreen(c.opts.Screen)
+	}
+	app.SetRoot(c.root, true)
+	c.stop = app.Stop
+	var wg sync.WaitGroup
+	for _, loop := range []func(context.Context){c.buildLoop, c.workLoop, func(ctx context.Context) { c.drawLoop(ctx, app) },
+		func(ctx context.Context) { <-ctx.Done(); app.Stop() }} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			loop(ctx)
+		}()
+	}
+	err := app.Run()
+	cancel()
+	wg.Wait()
+	return err
+}
+
+// SetSkin swaps the skin live. With an error (an invalid skin file was saved) it keeps the
+// current skin and flashes the error. Safe from any goroutine; skin.Watch's callback can call it.
+func (c *Console) SetSkin(s *skin.Skin, err error) {
+	c.post(func() {
+		if err != nil {
+			c.flashErr("skin not applied, keeping the current one: " + err.Error())
+			return
+		}
+		if s != nil {
+			c.setPalette(s)
+			c.flashInfo("skin reloaded")
+		}
+	})
+}
+
+// Draw draws the console on the whole screen and shows it, synchronously.
+func (c *Console) Draw(screen tcell.Screen) {
+	w, h := screen.Size()
+	c.root.SetRect(0, 0, w, h)
+	c.root.Draw(screen)
+	screen.Show()
+}
+
+// HandleKey handles a key press synchronously, as Run's event loop does.
+func (c *Console) HandleKey(ev *tcell.EventKey) { c.handleKey(ev) }
+
+// Settle does synchronously what Run's goroutines do: it builds a frame, runs the queued
+// actions and applies their results, until nothing is left to do.
+func (c *Console) Settle() {
+	for range 20 {
+		c.replanned = false
+		c.build(true)
+		for job := c.popJob(); job != nil; job = c.popJob() {
+			job(context.Background())
+		}
+		c.applyPending()
+		c.mu.Lock()
+		idle := len(c.jobs) == 0 && len(c.posted) == 0 && c.frame == nil
+		c.mu.Unlock()
+		if idle && !c.replanned {
+			return
+		}
+	}
+}
+
+// root is the console's single tview primitive: it lays out and draws everything, and hands
+// every key to the console.
+type root struct {
+	*tview.Box
+	c *Console
+}
+
+// Draw implements tview.Primitive.
+func (r *root) Draw(screen tcell.Screen) {
+	x, y, w, h := r.GetRect()
+	r.c.draw(screen, x, y, w, h)
+}
+
+// InputHandler implements tview.Primitive.
+func (r *root) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
+	return func(ev *tcell.EventKey, _ func(tview.Primitive)) { r.c.handleKey(ev) }
+}

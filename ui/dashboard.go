@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/nodepilot/nodepilot/ui/model"
+	"github.com/nodepilot/nodepilot/ui/render"
+)
+
+// Narrow terminals show one dashboard pane at a time.
+const (
+	narrowWidth  = 100
+	narrowHeight = 24
+)
+
+// dashboard is the default view: the five live panes (pending pods, NodePools, nodes by
+// capacity type and zone, decisions, interruptions) on one screen, or one at a time on a
+// narrow terminal. Tab moves the focus.
+type dashboard struct {
+	*tview.Box
+	panes []*pane
+	focus int
+	pal   *palette
+}
+
+// Dashboard panes, in focus order.
+const (
+	dashPending = iota
+	dashNodePools
+	dashNodes
+	dashDecisions
+	dashInterruptions
+)
+
+func newDashboard(pal *palette) *dashboard {
+	spec := func(k model.Kind) model.Spec {
+		return model.Spec{Kind: k, Query: render.Query{Sort: render.Unsorted()}}
+	}
+	d := &dashboard{Box: tview.NewBox(), pal: pal, panes: []*pane{
+		newPane("Pending", "why", spec(model.KindPending), []int{1, 4, 5}, pal),
+		newPane("NodePools", "usage", spec(model.KindNodePools), []int{render.NodePoolColName, render.NodePoolColNodes, render.NodePoolColCPU,
+			render.NodePoolColCPUPct, render.NodePoolColMemPct, render.NodePoolColPrice}, pal),
+		newPane("Nodes", "capacity type, zone", spec(model.KindNodes), []int{render.NodeColName, render.NodeColType,
+			render.NodeColCPUPct, render.NodeColMemPct, render.NodeColPrice, render.NodeColStatus}, pal),
+		newPane("Decisions", "disruption", spec(model.KindDecisions), []int{0, 1, 2, 7, 8}, pal),
+		newPane("Interruptions", "spot", spec(model.KindInterruptions), []int{0, 1, 2, 4}, pal),
+	}}
+	d.panes[0].focused = true
+	return d
+}
+
+func (d *dashboard) crumb() string { return "dashboard" }
+func (d *dashboard) active() *pane { return d.panes[d.focus] }
+
+func (d *dashboard) setPalette(pal *palette) {
+	d.pal = pal
+	for _, p := range d.panes {
+		p.setPalette(pal)
+	}
+}
+
+func (d *dashboard) plans() []plan {
+	out := make([]plan, len(d.panes))
+	for i, p := range d.panes {
+		out[i] = p.plan()
+	}
+	return out
+}
+
+// move shifts the focus by step panes.
+func (d *dashboard) move(step int) {
+	d.panes[d.focus].focused = false
+	d.focus = (d.focus + step + len(d.panes)) % len(d.panes)
+	d.panes[d.focus].focused = true
+}
+
+func (d *dashboard) keys(c *Console) keymap {
+	km := keymap{
+		{key: codeKey(tcell.KeyTab), name: "next pane", help: "focus the next pane", hint: true, do: func() { d.move(1) }},
+		{key: codeKey(tcell.KeyBacktab), name: "previous pane", help: "focus the previous pane", do: func() { d.move(-1) }},
+	}
+	return append(km, c.tableKeys(d.active())...)
+}
+
+// Draw implements tview.Primitive: five panes, or the focused one on a narrow terminal.
+func (d *dashboard) Draw(screen tcell.Screen) {
+	x, y, w, h := d.GetRect()
+	if w < narrowWidth || h < narrowHeight {
+		p := d.panes[d.focus]
+		p.SetRect(x, y, w, h)
+		p.Draw(screen)
+		return
+	}
+	left := w / 2
+	poolRows := 3
+	if t := d.panes[dashNodePools].content.table; t != nil {
+		poolRows = len(t.Rows)
+	}
+	poolH := max(5, min(poolRows+3, h/3))
+	third := h / 3
+	rects := [][4]int{
+		dashPending:       {x + left, y, w - left, third},
+		dashNodePools:     {x, y, left, poolH},
+		dashNodes:         {x, y + poolH, left, h - poolH},
+		dashDecisions:     {x + left, y + third, w - left, third},
+		dashInterruptions: {x + left, y + 2*third, w - left, h - 2*third},
+	}
+	for i, p := range d.panes {
+		r := rects[i]
+		p.SetRect(r[0], r[1], r[2], r[3])
+		p.Draw(screen)
+	}
+}
+
+// InputHandler implements tview.Primitive: cursor movement in the focused pane.
+func (d *dashboard) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
+	return d.panes[d.focus].InputHandler()
+}

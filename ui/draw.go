@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+	"github.com/rivo/uniseg"
+)
+
+// span is text in a style, for lines drawn by hand (header, crumbs, hints, titles).
+type span struct {
+	text  string
+	style tcell.Style
+}
+
+// put draws text at x, y, at most w cells wide, and returns the cells used. It draws runes as
+// they are: no style tags.
+func put(screen tcell.Screen, x, y, w int, text string, st tcell.Style) int {
+	used := 0
+	g := uniseg.NewGraphemes(text)
+	for g.Next() {
+		rs := g.Runes()
+		width := g.Width()
+		if used+width > w {
+			break
+		}
+		screen.SetContent(x+used, y, rs[0], rs[1:], st)
+		used += width
+	}
+	return used
+}
+
+// putSpans draws spans one after the other and returns the cells used.
+func putSpans(screen tcell.Screen, x, y, w int, spans []span) int {
+	used := 0
+	for _, s := range spans {
+		used += put(screen, x+used, y, w-used, s.text, s.style)
+	}
+	return used
+}
+
+// fill paints a rectangle.
+func fill(screen tcell.Screen, x, y, w, h int, st tcell.Style) {
+	for j := range h {
+		for i := range w {
+			screen.SetContent(x+i, y+j, ' ', nil, st)
+		}
+	}
+}
+
+// width is the cells text takes.
+func width(text string) int { return uniseg.StringWidth(text) }
+
+// box draws a border with a title of spans, and returns the inner rectangle.
+func box(screen tcell.Screen, x, y, w, h int, border tcell.Style, title []span) (int, int, int, int) {
+	if w < 2 || h < 2 {
+		return x, y, 0, 0
+	}
+	for i := x + 1; i < x+w-1; i++ {
+		screen.SetContent(i, y, tview.Borders.Horizontal, nil, border)
+		screen.SetContent(i, y+h-1, tview.Borders.Horizontal, nil, border)
+	}
+	for j := y + 1; j < y+h-1; j++ {
+		screen.SetContent(x, j, tview.Borders.Vertical, nil, border)
+		screen.SetContent(x+w-1, j, tview.Borders.Vertical, nil, border)
+	}
+	screen.SetContent(x, y, tview.Borders.TopLeft, nil, border)
+	screen.SetContent(x+w-1, y, tview.Borders.TopRight, nil, border)
+	screen.SetContent(x, y+h-1, tview.Borders.BottomLeft, nil, border)
+	screen.SetContent(x+w-1, y+h-1, tview.Borders.BottomRight, nil, border)
+	if len(title) > 0 {
+		tw := 0
+		for _, s := range title {
+			tw += width(s.text)
+		}
+		avail := w - 4
+		start := x + 2
+		if tw < avail {
+			start = x + (w-tw)/2
+		}
+		putSpans(screen, start, y, avail, title)
+	}
+	return x + 1, y + 1, w - 2, h - 2
+}

@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/rivo/tview"
+
+	"github.com/nodepilot/nodepilot/ui/model"
+)
+
+// wake signals a coalescing channel without blocking.
+func wake(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// replan publishes the plans of the view on top (the only one drawn) and wakes the builder.
+// UI goroutine only.
+func (c *Console) replan() {
+	plans := c.top().plans()
+	c.mu.Lock()
+	c.plans = plans
+	c.mu.Unlock()
+	c.replanned = true
+	wake(c.wakeBuild)
+}
+
+// post queues a change to run on the UI goroutine before the next draw. Safe from any goroutine.
+func (c *Console) post(f func()) {
+	c.mu.Lock()
+	c.posted = append(c.posted, f)
+	c.mu.Unlock()
+	wake(c.wakeDraw)
+}
+
+// enqueue queues work that may block (a backend call) for the worker. UI goroutine.
+func (c *Console) enqueue(job func(context.Context)) {
+	c.mu.Lock()
+	c.jobs = append(c.jobs, job)
+	c.mu.Unlock()
+	wake(c.wakeJobs)
+}
+
+func (c *Console) popJob() func(context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.jobs) == 0 {
+		return nil
+	}
+	job := c.jobs[0]
+	c.jobs = c.jobs[1:]
+	return job
+}
+
+// build makes the next frame off the UI goroutine: a new World when refresh (else the last
+// one, for a changed query), then every plan on it.
+func (c *Console) build(refresh bool) {
+	c.buildMu.Lock()
+	defer c.buildMu.Unlock()
+	if refresh || c.built == nil {
+		c.built = model.New(c.input())
+	}
+	c.mu.Lock()
+	plans := c.plans
+	c.mu.Unlock()
+	f := &frame{world: c.built, info: c.backend.Info(), applies: make([]func(), 0, len(plans))}
+	if c.demo != nil {
+		f.story = c.demo.Story()
+	}
+	for _, p := range plans {
+		f.applies = append(f.applies, p(c.built))
+	}
+	c.mu.Lock()
+	c.frame = f
+	c.mu.Unlock()
+}
+
+// input gathers what a World is built from.
+func (c *Console) input() model.Input {
+	in := model.Input{Snapshot: c.backend.Snapshot(), Price: c.backend.Price, Provisioning: c.backend.Provisioning(),
+		Skins: c.skins, Now: c.opts.Clock.Now()}
+	if j := c.backend.Journal(); j != nil {
+		in.Entries, in.WhyNot = j.Entries(0), j.WhyNot
+	}
+	c.mu.Lock()
+	in.Skin = c.skinName
+	c.mu.Unlock()
+	return in
+}
+
+// applyPending runs, on the UI goroutine, the latest frame's changes and the posted functions.
+func (c *Console) applyPending() {
+	c.mu.Lock()
+	f, posted := c.frame, c.posted
+	c.frame, c.posted = nil, nil
+	c.mu.Unlock()
+	if f != nil {
+		c.world, c.info, c.story = f.world, f.info, f.story
+		for _, apply := range f.applies {
+			apply()
+		}
+	}
+	for _, p := range posted {
+		p()
+	}
+}
+
+// buildLoop rebuilds the World when the cluster or the journal change (at most once per
+// FrameInterval), at least every RefreshInterval, and replans at once when the operator
+// changes what is shown.
+func (c *Console) buildLoop(ctx context.Context) {
+	changes := c.backend.Changes()
+	var journal <-chan struct{}
+	if j := c.backend.Journal(); j != nil {
+		journal = j.Subscribe()
+	}
+	tick := time.NewTicker(c.opts.RefreshInterval)
+	defer tick.Stop()
+	dirty, planned := true, false
+	var last time.Time
+	for {
+		if dirty && !planned {
+			if wait := c.opts.FrameInterval - time.Since(last); wait > 0 {
+				timer := time.NewTimer(wait)
+				select {
+				case <-ctx.Done():
+					timer.Stop()
+					return
+				case <-c.wakeBuild:
+					timer.Stop()
+				case <-timer.C:
+				}
+			}
+		}
+		if dirty || planned {
+			last = time.Now()
+			c.build(dirty)
+			wake(c.wakeDraw)
+			dirty, planned = false, false
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes:
+			dirty = true
+		case <-journal:
+			dirty = true
+		case <-tick.C:
+			dirty = true
+		case <-c.wakeBuild:
+			planned = true
+		}
+	}
+}
+
+// workLoop runs the queued actions one at a time.
+func (c *Console) workLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.wakeJobs:
+		}
+		for job := c.popJob(); job != nil && ctx.Err() == nil; job = c.popJob() {
+			job(ctx)
+		}
+	}
+}
+
+// drawLoop applies the latest frame and draws, at most once per FrameInterval: bursts of
+// changes coalesce into one draw.
+func (c *Console) drawLoop(ctx context.Context, app *tview.Application) {
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.wakeDraw:
+		}
+		if wait := c.opts.FrameInterval - time.Since(last); wait > 0 {
+			timer := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				timer.Stop()
+				return
+			case <-timer.C:
+			}
+		}
+		last = time.Now()
+		app.QueueUpdateDraw(c.applyPending)
+	}
+}

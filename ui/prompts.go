@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/nodepilot/nodepilot/ui/render"
+)
+
+// openCommand opens the ":" prompt.
+func (c *Console) openCommand() {
+	c.prompt = &prompt{kind: promptCommand, suggest: complete, history: c.history, histPos: -1,
+		done: func(text string, ok bool) {
+			c.prompt = nil
+			text = strings.TrimSpace(text)
+			if !ok || text == "" {
+				return
+			}
+			c.history.add(text)
+			cmd, found := findCommand(text)
+			if !found {
+				c.flashErr("unknown command :" + text + " (Tab completes; :help lists the keys)")
+				return
+			}
+			cmd.run(c)
+		}}
+}
+
+// openFilter opens the "/" prompt over the active pane; the table follows the typing, Enter
+// keeps the filter, Esc restores the previous one.
+func (c *Console) openFilter() {
+	p := c.top().active()
+	if p == nil {
+		c.flashWarn("nothing to filter here")
+		return
+	}
+	previous := p.spec.Query.Filter.Text()
+	pr := &prompt{kind: promptFilter, text: []rune(previous), histPos: -1}
+	pr.changed = func(text string) {
+		f, err := render.ParseFilter(text)
+		pr.invalid = err != nil
+		if err == nil {
+			p.spec.Query.Filter = f
+			c.replan()
+		}
+	}
+	pr.done = func(text string, ok bool) {
+		c.prompt = nil
+		if !ok {
+			c.setFilter(p, previous)
+			return
+		}
+		if err := c.setFilter(p, text); err != nil {
+			c.flashErr(err.Error())
+			c.setFilter(p, previous)
+		}
+	}
+	c.prompt = pr
+}
+
+// setFilter filters a pane.
+func (c *Console) setFilter(p *pane, text string) error {
+	f, err := render.ParseFilter(text)
+	if err != nil {
+		return err
+	}
+	p.spec.Query.Filter = f
+	c.replan()
+	return nil
+}
+
+// sortBy sorts a pane by a column; the same column again flips the order.
+func (c *Console) sortBy(p *pane, column int) {
+	p.spec.Query.Sort = p.spec.Query.Sort.Toggle(p.content.columns, column)
+	c.replan()
+}

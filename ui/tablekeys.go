@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/nodepilot/nodepilot/ui/model"
+)
+
+// tableKeys are the keys of a pane, by its kind: drill down, describe, YAML, explain, the node
+// actions, and one Shift-letter per sortable column.
+func (c *Console) tableKeys(p *pane) keymap {
+	if p == nil {
+		return nil
+	}
+	k := p.spec.Kind
+	km := keymap{{key: codeKey(tcell.KeyEnter), name: enterName(k), help: enterHelp(k), hint: true, do: func() { c.enter(p) }}}
+	if k != model.KindSkins {
+		km = append(km,
+			action{key: runeKey('d'), name: "describe", help: "describe the selected object", hint: true, do: func() { c.describe(p) }},
+			action{key: runeKey('y'), name: "yaml", help: "the selected object's YAML", hint: true, do: func() { c.yaml(p) }})
+	}
+	switch k {
+	case model.KindPending, model.KindPods, model.KindNodes, model.KindNodePools, model.KindNodeClaims, model.KindTouched:
+		km = append(km, action{key: runeKey('x'), name: "explain", hint: true, do: func() { c.explain(p) },
+			help: "explain: why a pod is pending (per NodePool), why a node is or is not disrupted, what a NodePool's budgets allow now"})
+	}
+	switch k {
+	case model.KindNodes, model.KindNodeClaims, model.KindTouched:
+		km = append(km,
+			action{key: runeKey('c'), name: "cordon", help: "cordon the selected node", perm: permWrite, hint: true, do: func() { c.cordon(p, true) }},
+			action{key: runeKey('u'), name: "uncordon", help: "uncordon the selected node", perm: permWrite, hint: true, do: func() { c.cordon(p, false) }},
+			action{key: runeKey('r'), name: "drain", help: "drain the selected node (asks first)", perm: permWrite, hint: true, do: func() { c.drain(p) }},
+			action{key: codeKey(tcell.KeyCtrlD), name: "delete", help: "delete the selected node's NodeClaim (asks first)", perm: permWrite, hint: true, do: func() { c.deleteClaim(p) }},
+		)
+		if c.demo != nil {
+			km = append(km, action{key: runeKey('i'), name: "interrupt", help: "demo: send a spot interruption for the selected spot node", perm: permSteer, hint: true, do: func() { c.interrupt(p) }})
+		}
+	}
+	for i, col := range p.content.columns {
+		if col.Sort == 0 {
+			continue
+		}
+		km = append(km, action{key: runeKey(col.Sort), name: "sort " + strings.ToLower(col.Name), help: "sort by " + col.Name + " (again: reverse)",
+			do: func() { c.sortBy(p, i) }})
+	}
+	return km
+}
+
+func enterName(k model.Kind) string {
+	switch k {
+	case model.KindNodePools:
+		return "nodes"
+	case model.KindNodes, model.KindNodeClaims:
+		return "pods"
+	case model.KindDecisions, model.KindInterruptions, model.KindEvents:
+		return "objects"
+	case model.KindSkins:
+		return "use skin"
+	case model.KindPending:
+		return "explain"
+	}
+	return "open"
+}
+
+func enterHelp(k model.Kind) string {
+	switch k {
+	case model.KindNodePools:
+		return "the NodePool's nodes"
+	case model.KindNodes, model.KindNodeClaims:
+		return "the node's pods"
+	case model.KindDecisions, model.KindInterruptions, model.KindEvents:
+		return "the nodes and pods the entry touched"
+	case model.KindSkins:
+		return "use the selected skin"
+	case model.KindPending:
+		return "why the pod is pending"
+	}
+	return "open the selected object"
+}
