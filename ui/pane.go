@@ -48,7 +48,18 @@ func (p *pane) setTable(t *render.Table) {
 		p.table.Select(i+1, 0)
 		return
 	}
-	p.table.Select(max(1, min(row, len(t.Rows))), 0)
+	p.table.Select(firstObject(t, max(1, min(row, len(t.Rows)))-1)+1, 0)
+}
+
+// firstObject is the index of the first object row at or after i (group headers are not
+// selectable), else i.
+func firstObject(t *render.Table, i int) int {
+	for j := max(i, 0); j < len(t.Rows); j++ {
+		if t.Rows[j].Level == render.LevelObject {
+			return j
+		}
+	}
+	return i
 }
 
 // selectedRow is the row under the cursor, group headers included.

@@ -79,7 +79,7 @@ func (g *generator) block(j *journal.Journal, w world) {
 		until       time.Duration
 		pool        string
 	}{
-		{0, disruption.BlockedConsolidateAfter, "consolidateAfter (1m) has not passed since the last pod event", 3*time.Minute + 12*time.Second, "default"},
+		{0, disruption.BlockedConsolidateAfter, "consolidateAfter (1m) has not passed since the last pod event", 42 * time.Second, "default"},
 		{3, disruption.BlockedDoNotDisrupt, "the node is annotated karpenter.sh/do-not-disrupt", 0, "default"},
 		{6, disruption.BlockedBudget, "budget #2 (nodes \"0\", reasons Drifted) of nodepool \"on-demand\" allows no more disruptions now", 0, "on-demand"},
 		{7, disruption.BlockedPDB, "PodDisruptionBudget shop/web allows no disruption (pod web-7d9f8c6b5-kkkkk)", 0, "default"},

@@ -1,0 +1,314 @@
+package ui_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nodepilot/nodepilot/ui"
+	"github.com/nodepilot/nodepilot/ui/skin"
+	"github.com/nodepilot/nodepilot/ui/uitest"
+)
+
+// screenHas fails unless the screen shows every text.
+func (h *harness) has(texts ...string) {
+	h.t.Helper()
+	screen := h.draw()
+	for _, s := range texts {
+		if !strings.Contains(screen, s) {
+			h.t.Fatalf("the screen does not show %q:\n%s", s, screen)
+		}
+	}
+}
+
+// lacks fails if the screen shows any text.
+func (h *harness) lacks(texts ...string) {
+	h.t.Helper()
+	screen := h.draw()
+	for _, s := range texts {
+		if strings.Contains(screen, s) {
+			h.t.Fatalf("the screen shows %q:\n%s", s, screen)
+		}
+	}
+}
+
+// line is the screen line that contains s.
+func (h *harness) line(s string) string {
+	h.t.Helper()
+	for _, l := range strings.Split(h.draw(), "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	h.t.Fatalf("no line shows %q", s)
+	return ""
+}
+
+func TestCommandModeCompletesAliasesAndHistory(t *testing.T) {
+	h := small(t, 140, 30)
+	h.keys(":nodec")
+	h.has(":nodeclaims")
+	h.keys("<Tab><Enter>")
+	h.has("NodeClaims(all)[12]", "  nodeclaims")
+	h.keys(":np<Enter>")
+	h.has("NodePools(all)[3]")
+	h.keys(":po<Enter>")
+	h.has("Pods(all)[53]")
+	h.keys(":<Up>")
+	h.has(" :po")
+	h.keys("<Up>")
+	h.has(" :np")
+	h.keys("<Up>")
+	h.has(" :nodeclaims")
+	h.keys("<Down><Down>")
+	h.has(" :po")
+	h.keys("<Esc>")
+	h.lacks(" :po")
+	h.keys(":nosuch<Enter>")
+	h.has("unknown command :nosuch")
+	h.keys(":dash<Enter>")
+	h.has("Pending(why)[5]", "Interruptions(spot)[4]")
+}
+
+func TestFilter(t *testing.T) {
+	h := small(t, 140, 40)
+	h.keys(":pods<Enter>/web")
+	h.has("Pods(all)[12/53] </web>")
+	h.keys("<Enter>")
+	h.has("Pods(all)[12/53] </web>")
+	h.lacks("worker-", "inflate-")
+	h.keys("<Esc>")
+	h.has("Pods(all)[53]")
+	h.keys("/!web|api<Enter>")
+	h.has("Pods(all)[29/53]", "worker-")
+	h.lacks("web-7d9f8c6b5", "api-")
+	h.keys("<Esc>/-l app=worker<Enter>")
+	h.has("Pods(all)[12/53] </-l app=worker>")
+	h.lacks("web-7d9f8c6b5")
+	h.keys("<Esc>/web(")
+	h.has("Pods(all)[12/53] </web>") // the last valid filter while typing
+	h.keys("<Enter>")
+	h.has("filter \"web(\": error parsing regexp")
+	h.has("Pods(all)[53]")
+	h.keys("/api<Esc>")
+	h.has("Pods(all)[53]")
+}
+
+func TestDrillDownAndBack(t *testing.T) {
+	h := small(t, 140, 40)
+	h.keys(":np<Enter><Enter>")
+	h.has("Nodes(default)[8]", " nodepools ", " nodepool default")
+	h.lacks("ip-10-0-0-18.ec2.internal") // an on-demand pool's node
+	h.keys("<Down><Enter>")
+	h.has("Pods(ip-10-0-0-10.ec2.internal)[5]")
+	h.keys("<Esc>")
+	h.has("Nodes(default)[8]")
+	h.keys("<Esc>")
+	h.has("NodePools(all)[3]")
+	h.keys("<Esc>")
+	h.has("NodePools(all)[3]")
+
+	h.keys(":decisions<Enter>/SingleNode<Enter><Enter>")
+	h.has("Touched(#", "Node  ip-10-0-0-17.ec2.internal", "Pod   shop/web-")
+	h.keys("<Enter>")
+	h.has("Pods(ip-10-0-0-17.ec2.internal)")
+}
+
+func TestExplain(t *testing.T) {
+	h := small(t, 150, 44)
+	h.keys(":pending<Enter>/kn5zr<Enter>x")
+	h.has("Why no NodePool can take it", "NodePool gpu  TaintNotTolerated", "712  excluded by the NodePool's requirement", "fix: lower the pod's requests")
+	if !slices.Contains(h.fake.Calls(), "explain pod default/inflate-5c6d7e8f9-kn5zr") {
+		t.Errorf("the explainer was not asked: %v", h.fake.Calls())
+	}
+	h.keys("<Esc><Esc>")
+	h.keys(":nodes<Enter>/ip-10-0-0-10<Enter>x")
+	h.has("blocked: ConsolidateAfter", "consolidateAfter passes in 42s", "replace with c6i.large", "saves $0.014/h")
+	h.fake.Advance(12 * time.Second)
+	h.has("consolidateAfter passes in 30s")
+	h.keys("<Esc><Esc>:np<Enter><Down>x")
+	h.has("NodePool gpu", "Disruptions allowed now", `budget #1 (nodes "0") of nodepool "gpu" allows 0 more Underutilized`)
+
+	h.fake.FailExplanations(errors.New("the explainer is down"))
+	h.keys(":pending<Enter>x")
+	h.has("the explainer is down")
+}
+
+func TestConfirmDialogs(t *testing.T) {
+	h := small(t, 140, 40)
+	h.keys(":nodes<Enter>/ip-10-0-0-16<Enter>r")
+	h.has("Drain node ip-10-0-0-16.ec2.internal?", "Cancel", "Drain")
+	h.keys("<Esc>")
+	h.lacks("Drain node")
+	h.has("Drain cancelled")
+	h.keys("r<Enter>")
+	h.has("Drain cancelled")
+	h.keys("r<Tab><Enter>")
+	h.has("draining node ip-10-0-0-16.ec2.internal")
+	if !slices.Contains(h.fake.Calls(), "drain ip-10-0-0-16.ec2.internal") {
+		t.Fatalf("not drained: %v", h.fake.Calls())
+	}
+	h.has("Cordoned")
+
+	h.keys("<Ctrl-D>")
+	h.has("Delete NodeClaim on-demand-")
+	h.keys("n")
+	h.has("Delete cancelled")
+	h.keys("<Ctrl-D>y")
+	calls := h.fake.Calls()
+	if last := calls[len(calls)-1]; !strings.HasPrefix(last, "delete nodeclaim on-demand-") {
+		t.Fatalf("not deleted: %v", calls)
+	}
+	h.has("Disrupting")
+}
+
+func TestCordonAndUncordon(t *testing.T) {
+	h := small(t, 140, 40)
+	h.keys(":nodes<Enter>/ip-10-0-0-20<Enter>c")
+	h.has("cordoned node ip-10-0-0-20.ec2.internal")
+	if l := h.line("ip-10-0-0-20.ec2.internal m6i"); !strings.Contains(l, "Cordoned") {
+		t.Fatalf("not cordoned: %s", l)
+	}
+	h.keys("u")
+	if l := h.line("ip-10-0-0-20.ec2.internal m6i"); !strings.Contains(l, "Ready") {
+		t.Fatalf("not uncordoned: %s", l)
+	}
+	if got := strings.Join(h.fake.Calls(), "; "); got != "cordon ip-10-0-0-20.ec2.internal true; cordon ip-10-0-0-20.ec2.internal false" {
+		t.Errorf("calls: %s", got)
+	}
+}
+
+func TestReadOnlyHidesDangerousKeys(t *testing.T) {
+	f := uitest.New(uitest.Small())
+	f.SetInfo(ui.Info{Context: "prod", ReadOnly: true})
+	h := newHarness(t, f, f, skin.Default(), 160, 50)
+	h.keys(":nodes<Enter>")
+	hints := h.line("<Enter>pods")
+	for _, k := range []string{"<c>", "<u>", "<r>", "<Ctrl-D>", "<p>"} {
+		if strings.Contains(hints, k) {
+			t.Errorf("read-only hints show %s: %s", k, hints)
+		}
+	}
+	for _, k := range []string{"c", "u", "r", "<Ctrl-D>", "p"} {
+		h.keys(k)
+		h.lacks("Drain node", "Delete NodeClaim")
+	}
+	h.has("is disabled: read-only (--readonly writes nothing)")
+	if calls := h.fake.Calls(); len(calls) > 0 {
+		t.Errorf("read-only called the backend: %v", calls)
+	}
+	h.keys("?")
+	h.has("Keys of nodes", "<Shift-C>", "Actions that change the cluster are off: read-only")
+	h.lacks("cordon the selected node", "drain the selected node", "pause or resume")
+}
+
+func TestDryRunKeepsPauseButNotWrites(t *testing.T) {
+	f := uitest.New(uitest.Small())
+	f.SetInfo(ui.Info{DryRun: true})
+	h := newHarness(t, f, f, skin.Default(), 160, 40)
+	h.keys(":nodes<Enter>")
+	hints := h.line("<Enter>pods")
+	if strings.Contains(hints, "<c>") || !strings.Contains(hints, "<p>pause") {
+		t.Errorf("dry-run hints: %s", hints)
+	}
+	h.keys("c")
+	h.has("cordon is disabled: dry-run (--dry-run changes nothing)")
+	h.keys("p")
+	h.has("Autoscaler: dry-run, paused")
+}
+
+func TestPause(t *testing.T) {
+	h := small(t, 140, 30)
+	h.keys("p")
+	h.has("Autoscaler: paused", "<p>resume", "autoscaler paused")
+	h.keys("p")
+	h.has("Autoscaler: running", "<p>pause", "autoscaler resumed")
+	if got := strings.Join(h.fake.Calls(), ","); got != "pause,resume" {
+		t.Errorf("calls: %s", got)
+	}
+}
+
+func TestSortKeepsGroups(t *testing.T) {
+	h := small(t, 160, 40)
+	h.keys(":nodes<Enter>C")
+	h.has("$/H↓")
+	screen := h.draw()
+	// Within spot/us-east-1b the dearest node comes first.
+	if i, j := strings.Index(screen, "ip-10-0-0-20.ec2.internal"), strings.Index(screen, "ip-10-0-0-11.ec2.internal"); i > j {
+		t.Errorf("not sorted by cost within the zone:\n%s", screen)
+	}
+	h.keys("C")
+	h.has("$/H↑")
+}
+
+func TestCursorStaysOnItsObject(t *testing.T) {
+	h := small(t, 140, 40)
+	h.keys(":pods<Enter>/worker<Enter><Down><Down><Down>")
+	h.keys("d")
+	want := h.line("Describe batch/")
+	h.keys("<Esc>")
+	h.fake.Churn(200)
+	h.keys("d")
+	if got := h.line("Describe batch/"); got != want {
+		t.Errorf("the cursor moved: %q, was %q", got, want)
+	}
+}
+
+func TestDemoKeys(t *testing.T) {
+	d := uitest.NewDemo(uitest.Small())
+	h := newHarness(t, d, d.Fake, skin.Default(), 160, 40)
+	h.has("Demo: act 2 of 4", "autoplay on (a)", "<+>scale up", "<->scale down", "<a>autoplay")
+	h.keys("+")
+	h.has("scaled default/inflate by +1", "Pending: 6")
+	h.keys(":pods<Enter>/web-<Enter>-")
+	h.has("scaled shop/web by -1")
+	h.keys(":nodes<Enter>/ip-10-0-0-18<Enter>i")
+	h.has("i interrupts spot nodes")
+	h.keys("<Esc>/ip-10-0-0-15<Enter>i")
+	h.has("spot interruption sent for ip-10-0-0-15.ec2.internal")
+	h.keys("a")
+	h.has("autoplay off (a)", "autoplay off: drive it with + - i")
+	want := []string{"scale default/inflate +1", "scale shop/web -1", "interrupt ip-10-0-0-15.ec2.internal", "autoplay false"}
+	if got := d.Calls(); !slices.Equal(got, want) {
+		t.Errorf("calls %v, want %v", got, want)
+	}
+}
+
+func TestSkinsSwapLive(t *testing.T) {
+	h := small(t, 120, 30)
+	h.console.Draw(h.screen)
+	dark := uitest.Dump(h.screen)
+	h.keys(":skins<Enter>/light<Enter><Enter>")
+	h.has("skin light", "light *")
+	h.keys(":dash<Enter>")
+	h.console.Draw(h.screen)
+	if light := uitest.Dump(h.screen); light == dark {
+		t.Fatal("the skin did not change")
+	}
+
+	h.console.SetSkin(nil, errors.New(`light.yaml: k9s.body.fgColor: "notacolor" is not a color`))
+	h.has("skin not applied, keeping the current one")
+	d, err := skin.LoadShipped("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.console.SetSkin(d, nil)
+	h.has("skin reloaded")
+	h.keys("<Esc>")
+	h.console.Draw(h.screen)
+	if got := uitest.Dump(h.screen); !strings.Contains(got, "fg=#1E90FF bg=#000000") {
+		t.Errorf("the default skin is not back")
+	}
+}
+
+func TestNarrowDashboardCyclesPanes(t *testing.T) {
+	h := small(t, 90, 30)
+	for _, title := range []string{"Pending(why)", "NodePools(usage)", "Nodes(capacity type, zone)", "Decisions(disruption)", "Interruptions(spot)", "Pending(why)"} {
+		h.has(title)
+		h.keys("<Tab>")
+	}
+	h.keys("<Backtab>")
+	h.has("Pending(why)")
+}
