@@ -208,3 +208,23 @@ func BenchmarkRealistic(b *testing.B) {
 	b.ReportMetric(price/fractionalOptimum(in), "x-optimum")
 	b.ReportMetric(float64(len(r.NewNodeClaims)), "nodes")
 }
+
+// BenchmarkPrepare measures what a provisioning pass pays before placing anything, over the
+// seed NodePools and the whole catalog: cold, and with a Cache from the previous pass.
+func BenchmarkPrepare(b *testing.B) {
+	in := realisticInput(b)
+	in.Pods = in.Pods[:2]
+	b.Run("cold", func(b *testing.B) {
+		for range b.N {
+			scheduling.Prepare(in)
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		in.Cache = &scheduling.Cache{}
+		scheduling.Prepare(in)
+		b.ResetTimer()
+		for range b.N {
+			scheduling.Prepare(in)
+		}
+	})
+}

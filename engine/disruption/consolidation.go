@@ -94,6 +94,7 @@ type simulator struct {
 	pending   []*corev1.Pod
 	opts      scheduling.Options
 	wellKnown []string
+	cache     *scheduling.Cache
 	prepared  *scheduling.Prepared
 	nodes     []scheduling.ExistingNode
 }
@@ -103,6 +104,7 @@ func (s *simulator) prepare() {
 		return
 	}
 	in := provisioning.Input(s.snap, s.cat, s.snap.Pods, s.opts, s.wellKnown, nil)
+	in.Cache = s.cache
 	s.prepared, s.nodes = scheduling.Prepare(in), in.Nodes
 }
 

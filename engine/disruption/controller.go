@@ -65,6 +65,8 @@ type Controller struct {
 	inflight *inflight
 	// lastDryRun keys the latest dry-run decision, so a repeated one is journaled once.
 	lastDryRun string
+	// cache keeps the NodePools' instance type tables from one pass to the next.
+	cache scheduling.Cache
 }
 
 type inflight struct {
@@ -129,7 +131,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 
 func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, now time.Time) *pass {
 	p := &pass{now: now, spotToSpot: c.opts.SpotToSpot, multiMax: c.opts.MultiNodeMax, blocks: map[string]*block{}, allowances: map[string]Allowance{},
-		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: c.opts.WellKnownLabels,
+		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: c.opts.WellKnownLabels, cache: &c.cache,
 			opts: scheduling.Options{PreferencePolicy: c.opts.PreferencePolicy}}}
 	pdbs := newPDBIndex(snap.PDBs)
 	for _, sn := range snap.Nodes {

@@ -47,6 +47,8 @@ type Provisioner struct {
 	clock   clock.Clock
 	opts    Options
 	last    atomic.Pointer[Outcome]
+	// cache keeps the NodePools' instance type tables from one pass to the next.
+	cache scheduling.Cache
 }
 
 // Outcome is what one provisioning pass found and did; the console reads the latest.
@@ -84,7 +86,9 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	// The deadline bounds computing, so it is on the wall clock, not the (possibly fake or
 	// accelerated) clock the rest of the engine runs on.
 	opts := scheduling.Options{PreferencePolicy: p.opts.PreferencePolicy, Deadline: time.Now().Add(p.opts.SolveTimeout)}
-	results := scheduling.Solve(Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil))
+	in := Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil)
+	in.Cache = &p.cache
+	results := scheduling.Solve(in)
 	out := &Outcome{Time: now, Results: results, Notes: cat.Notes}
 	if n := len(results.NewNodeClaims); n > 0 {
 		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NodeClaimsComputed",

@@ -27,6 +27,9 @@ type Input struct {
 	// and Karpenter's own), which a pod may ask for even where a NodePool does not mention them.
 	WellKnownLabels []string
 	Options         Options
+	// Cache, when set, lets Prepare reuse what an earlier Prepare derived from the same
+	// NodePools and instance types.
+	Cache *Cache
 }
 
 // NodePool is what a NodePool contributes to a solve, resolved against its node class.

@@ -91,6 +91,7 @@ func Prepare(in *Input) *Prepared {
 	for i := range in.Nodes {
 		p.space.addAll(in.Nodes[i].Allocatable)
 	}
+	p.space.sortExtra()
 	var daemonSets []*daemonSet
 	for _, ds := range in.DaemonSets {
 		daemonSets = append(daemonSets, newDaemonSet(ds, p.space))
@@ -103,8 +104,12 @@ func Prepare(in *Input) *Prepared {
 		pa, pb := &in.NodePools[a], &in.NodePools[b]
 		return cmp.Or(cmp.Compare(pb.Weight, pa.Weight), cmp.Compare(pa.Name, pb.Name))
 	})
-	for _, i := range order {
-		p.templates = append(p.templates, newTemplate(&in.NodePools[i], len(p.templates), p.space, daemonSets, p.wellKnown))
+	pools := make([]*NodePool, len(order))
+	for k, i := range order {
+		pools[k] = &in.NodePools[i]
+	}
+	for k, pt := range in.Cache.tables(pools, p.space) {
+		p.templates = append(p.templates, newTemplate(pools[k], k, pt, p.space, daemonSets, p.wellKnown))
 	}
 	return p
 }

@@ -1,7 +1,6 @@
 package scheduling
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -38,44 +37,11 @@ type template struct {
 	excluded map[string]int
 }
 
-func newTemplate(pool *NodePool, index int, sp *space, daemonSets []*daemonSet, wellKnown func(string) bool) *template {
-	t := &template{pool: pool, index: index, reqs: pool.Requirements, masks: map[string]bitset{}, rateCache: map[string]rates{},
-		typeKeys: map[string]bool{}, excluded: map[string]int{}}
-	type priced struct {
-		it    *cloudprovider.InstanceType
-		price float64
-	}
-	var kept []priced
-	for _, it := range pool.InstanceTypes {
-		if c := it.Requirements.Intersects(t.reqs); c != nil {
-			t.excluded[excludedByNodePoolPfx+c.Key]++
-			continue
-		}
-		ofs := it.Offerings.Compatible(t.reqs)
-		if len(ofs) == 0 {
-			t.excluded[ExcludedByOffering]++
-			continue
-		}
-		price := math.Inf(1)
-		for _, o := range ofs {
-			price = min(price, o.Price)
-		}
-		kept = append(kept, priced{it, price})
-	}
-	slices.SortStableFunc(kept, func(a, b priced) int {
-		return cmp.Or(cmp.Compare(a.price, b.price), cmp.Compare(a.it.Name, b.it.Name))
-	})
-	for _, k := range kept {
-		t.types = append(t.types, k.it)
-		t.minPrice = append(t.minPrice, k.price)
-		for _, r := range k.it.Requirements.Items() {
-			t.typeKeys[r.Key] = true
-		}
-	}
+func newTemplate(pool *NodePool, index int, pt *poolTables, sp *space, daemonSets []*daemonSet, wellKnown func(string) bool) *template {
+	t := &template{pool: pool, index: index, reqs: pool.Requirements, types: pt.types, minPrice: pt.minPrice, typeKeys: pt.typeKeys,
+		excluded: pt.excluded, capacity: pt.capacity, alloc: pt.alloc, masks: map[string]bitset{}, rateCache: map[string]rates{}}
 	t.all = fullBitset(len(t.types))
-	t.alloc = make([]vec, len(t.types))
 	t.daemon = make([]vec, len(t.types))
-	t.capacity = make([]vec, len(t.types))
 	// DaemonSets that would run on this NodePool's nodes, then per type those whose node
 	// affinity the type's labels allow: a DaemonSet pinned to arm64 costs nothing on amd64.
 	var running []*daemonSet
@@ -84,15 +50,22 @@ func newTemplate(pool *NodePool, index int, sp *space, daemonSets []*daemonSet, 
 			running = append(running, ds)
 		}
 	}
+	if len(running) == 0 {
+		zero := make(vec, len(sp.names))
+		for i := range t.daemon {
+			t.daemon[i] = zero
+		}
+		return t
+	}
+	t.alloc = make([]vec, len(t.types))
 	for i, it := range t.types {
-		t.capacity[i] = sp.vec(it.Capacity)
-		t.alloc[i] = sp.vec(it.Allocatable())
 		t.daemon[i] = make(vec, len(sp.names))
 		for _, ds := range running {
 			if it.Requirements.Intersects(ds.reqs) == nil {
 				t.daemon[i].addInPlace(ds.requests)
 			}
 		}
+		t.alloc[i] = slices.Clone(pt.alloc[i])
 		t.alloc[i].subInPlace(t.daemon[i])
 	}
 	return t

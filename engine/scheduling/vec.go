@@ -33,6 +33,15 @@ func (s *space) add(name corev1.ResourceName) {
 	}
 }
 
+// sortExtra orders the names beyond CPU, memory and pods, so that the same resources always
+// make the same space (and a Cache can recognize it).
+func (s *space) sortExtra() {
+	slices.Sort(s.names[3:])
+	for i, n := range s.names {
+		s.index[n] = i
+	}
+}
+
 func (s *space) addAll(l corev1.ResourceList) {
 	for name := range l {
 		s.add(name)

@@ -1,0 +1,202 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/nodepilot/nodepilot/aws/emulator"
+	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// TestSeedStoryEndToEnd runs the seed story on the real control plane and the emulator, through
+// client-go and aws-sdk-go-v2: scale out, scale in, a spot interruption, a budget that blocks, a
+// PodDisruptionBudget that holds during a drain.
+func TestSeedStoryEndToEnd(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
+	defer cancel()
+	opts := DefaultOptions()
+	opts.Dir = t.TempDir()
+	env, err := Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(env.Close)
+	done := make(chan error, 1)
+	go func() { done <- env.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("nodepilot stopped with %v", err)
+		}
+	})
+	kube := env.App.Clients.Kube
+
+	t.Log("scale out: inflate's five one-CPU pods and api's three land on one new node and run")
+	waitFor(t, ctx, env, 2*time.Minute, "inflate and api running", func(s *state.Snapshot) error {
+		return running(s, "inflate-", 5, "api-", 3)
+	})
+	inflateNode := nodeOf(t, env.App.Cluster.Snapshot(), "inflate-")
+	if !inflateNode.Initialized() || inflateNode.Node.Spec.ProviderID == "" {
+		t.Fatalf("node %s: initialized %v, provider id %q", inflateNode.Name(), inflateNode.Initialized(), inflateNode.Node.Spec.ProviderID)
+	}
+
+	t.Log("a budget of 0 during its schedule blocks consolidation, and the journal says why")
+	patchNodePool(t, ctx, env, inflateNode.NodePool(), `{"spec":{"disruption":{"budgets":[{"nodes":"0","schedule":"* * * * *","duration":"1h"}]}}}`)
+	scale(t, ctx, kube, "inflate", 0)
+	waitFor(t, ctx, env, 3*time.Minute, "the budget named as the blocker", func(*state.Snapshot) error {
+		why, ok := env.App.Journal.WhyNot(inflateNode.Name())
+		if !ok || why.Reason != disruption.BlockedBudget || !strings.Contains(why.Message, `"* * * * *"`) {
+			return fmt.Errorf("blocker %+v", why)
+		}
+		return nil
+	})
+
+	t.Log("the PodDisruptionBudget of api (minAvailable 2) holds while its node drains")
+	patchNodePool(t, ctx, env, inflateNode.NodePool(), `{"spec":{"disruption":{"budgets":[{"nodes":"100%"}]}}}`)
+	if err := env.App.Writer.DeleteNodeClaim(ctx, inflateNode.NodeClaim.Name); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, env, 3*time.Minute, "the drained node gone and api running elsewhere", func(s *state.Snapshot) error {
+		if s.NodeByName(inflateNode.Name()) != nil {
+			return fmt.Errorf("node %s still there", inflateNode.Name())
+		}
+		return running(s, "api-", 3)
+	})
+	if !journaled(env.App.Journal, journal.KindBlocked, "PDB", "api-pdb") {
+		t.Error("the drain never had to wait for api-pdb: the budget was not exercised")
+	}
+	assertTerminated(t, env, inflateNode.Node.Spec.ProviderID)
+
+	t.Log("a spot interruption drains its node; a replacement runs the pods again")
+	scale(t, ctx, kube, "inflate", 5)
+	waitFor(t, ctx, env, 2*time.Minute, "inflate running again", func(s *state.Snapshot) error { return running(s, "inflate-", 5) })
+	spot := nodeOf(t, env.App.Cluster.Snapshot(), "inflate-")
+	if spot.Labels()[karpv1.CapacityTypeLabelKey] != karpv1.CapacityTypeSpot {
+		t.Fatalf("inflate's node %s is %s; the story needs spot", spot.Name(), spot.Labels()[karpv1.CapacityTypeLabelKey])
+	}
+	if err := env.Emulator.Interrupt(emulator.Interruption{Kind: emulator.SpotInterruption, InstanceID: instanceID(spot.Node.Spec.ProviderID)}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, env, 3*time.Minute, "inflate running on a replacement", func(s *state.Snapshot) error {
+		if s.NodeByName(spot.Name()) != nil {
+			return fmt.Errorf("interrupted node %s still there", spot.Name())
+		}
+		return running(s, "inflate-", 5)
+	})
+	if !journaled(env.App.Journal, journal.KindInterruption, "SpotInterruption", "deleting nodeclaim") {
+		t.Error("the interruption is not journaled")
+	}
+
+	t.Log("scale in: the empty node is removed and its instance terminated")
+	last := nodeOf(t, env.App.Cluster.Snapshot(), "inflate-")
+	scale(t, ctx, kube, "inflate", 0)
+	scale(t, ctx, kube, "api", 0)
+	waitFor(t, ctx, env, 4*time.Minute, "the emptied node removed", func(s *state.Snapshot) error {
+		if s.NodeByName(last.Name()) != nil {
+			return fmt.Errorf("node %s still there", last.Name())
+		}
+		return nil
+	})
+	assertTerminated(t, env, last.Node.Spec.ProviderID)
+	for _, e := range env.App.Journal.Entries(0) {
+		if e.Kind != journal.KindBlocked {
+			t.Logf("journal %s %-14s %-22s %s", e.Time.Format("15:04:05"), e.Kind, e.Reason, e.Message)
+		}
+	}
+}
+
+func waitFor(t testing.TB, ctx context.Context, env *Environment, timeout time.Duration, what string, cond func(*state.Snapshot) error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	changes := env.App.Cluster.Subscribe()
+	var err error
+	for time.Now().Before(deadline) {
+		if err = cond(env.App.Cluster.Snapshot()); err == nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v (last: %v)", what, ctx.Err(), err)
+		case <-changes:
+		case <-time.After(time.Second):
+		}
+	}
+	t.Fatalf("%s did not happen within %s: %v\nstatus: %s", what, timeout, err, env.Status())
+}
+
+// running checks that, for each prefix and count, that many pods of that name run on a node.
+func running(s *state.Snapshot, prefixAndCount ...any) error {
+	for i := 0; i+1 < len(prefixAndCount); i += 2 {
+		prefix, want := prefixAndCount[i].(string), prefixAndCount[i+1].(int)
+		n := 0
+		for _, p := range s.Pods {
+			if strings.HasPrefix(p.Name, prefix) && p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil {
+				n++
+			}
+		}
+		if n != want {
+			return fmt.Errorf("%d %s pods running, want %d", n, prefix, want)
+		}
+	}
+	return nil
+}
+
+func nodeOf(t testing.TB, s *state.Snapshot, prefix string) *state.Node {
+	t.Helper()
+	for _, n := range s.Nodes {
+		for _, p := range n.Pods {
+			if strings.HasPrefix(p.Name, prefix) && n.Node != nil && n.Managed() {
+				return n
+			}
+		}
+	}
+	t.Fatalf("no managed node runs %s pods", prefix)
+	return nil
+}
+
+func scale(t testing.TB, ctx context.Context, kube kubernetes.Interface, name string, replicas int32) {
+	t.Helper()
+	patch := fmt.Sprintf(`{"spec":{"replicas":%d}}`, replicas)
+	if _, err := kube.AppsV1().Deployments("default").Patch(ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func patchNodePool(t testing.TB, ctx context.Context, env *Environment, name, patch string) {
+	t.Helper()
+	if _, err := env.App.Clients.NodePools.Patch(ctx, name, []byte(patch), false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func assertTerminated(t *testing.T, env *Environment, providerID string) {
+	t.Helper()
+	id := instanceID(providerID)
+	for _, i := range env.Emulator.Instances() {
+		if i.ID == id && i.State != "terminated" && i.State != "shutting-down" {
+			t.Errorf("instance %s is %s, want terminated", id, i.State)
+		}
+	}
+}
+
+func instanceID(providerID string) string { return providerID[strings.LastIndex(providerID, "/")+1:] }
+
+func journaled(j *journal.Journal, kind journal.Kind, reason, text string) bool {
+	for _, e := range j.Entries(0) {
+		if e.Kind == kind && e.Reason == reason && strings.Contains(e.Message, text) {
+			return true
+		}
+	}
+	return false
+}
