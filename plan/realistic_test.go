@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/nodepilot/nodepilot/aws/catalog"
+	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/kube/manifest"
@@ -89,91 +90,28 @@ func realisticInput(t testing.TB) *scheduling.Input {
 	return in
 }
 
-// lowerBound is issue 2's bound: for CPU and for memory, the sum over pods of the request times
-// the cheapest price per allocatable unit among the offerings the pod may use (its NodePool's
-// types and offerings); the larger of the two. It prices CPU at the best CPU type and memory at
-// the best memory type, while a node buys both, so no plan of mixed shapes can reach it.
-func lowerBound(in *scheduling.Input) float64 {
+// bounds are issue 2's lower bound (the larger of CPU and memory, each summed over the pods at
+// the cheapest unit price their NodePool allows) and the fractional optimum, per NodePool
+// summed; each pod counts against the NodePool its node selector names.
+func bounds(in *scheduling.Input) (lower, optimum float64) {
 	var cpu, mem float64
 	for _, np := range in.NodePools {
-		c, m := poolDemand(in, np.Name)
-		if c == 0 {
-			continue
-		}
-		rc, rm := math.Inf(1), math.Inf(1)
-		for _, o := range poolOfferings(np) {
-			rc = math.Min(rc, o.price/o.cpu)
-			rm = math.Min(rm, o.price/o.mem)
-		}
-		cpu += c * rc
-		mem += m * rm
-	}
-	return math.Max(cpu, mem)
-}
-
-// fractionalOptimum is the cheapest any plan could be if pods could be cut into pieces: per
-// NodePool, the cheapest mix of instance types (at their cheapest allowed offering) whose
-// allocatable CPU and memory cover the pods' requests. With two resources the optimum mixes at
-// most two types, so every type and pair is tried.
-func fractionalOptimum(in *scheduling.Input) float64 {
-	total := 0.0
-	for _, np := range in.NodePools {
-		c, m := poolDemand(in, np.Name)
-		if c == 0 {
-			continue
-		}
-		types := poolOfferings(np)
-		best := math.Inf(1)
-		for i, a := range types {
-			best = math.Min(best, a.price*math.Max(c/a.cpu, m/a.mem))
-			for _, b := range types[i+1:] {
-				det := a.cpu*b.mem - a.mem*b.cpu
-				if det == 0 {
-					continue
-				}
-				x, y := (c*b.mem-m*b.cpu)/det, (a.cpu*m-a.mem*c)/det
-				if x >= 0 && y >= 0 {
-					best = math.Min(best, x*a.price+y*b.price)
-				}
+		var aimed []*corev1.Pod
+		for _, p := range in.Pods {
+			if p.Spec.NodeSelector[karpv1.NodePoolLabelKey] == np.Name {
+				aimed = append(aimed, p)
 			}
 		}
-		total += best
-	}
-	return total
-}
-
-type pricedType struct{ price, cpu, mem float64 }
-
-// poolOfferings lists each instance type a NodePool allows at its cheapest allowed offering,
-// with its allocatable millicores and bytes.
-func poolOfferings(np scheduling.NodePool) []pricedType {
-	var out []pricedType
-	for _, it := range np.InstanceTypes {
-		if it.Requirements.Intersects(np.Requirements) != nil {
+		if len(aimed) == 0 {
 			continue
 		}
-		price := math.Inf(1)
-		for _, o := range it.Offerings.Compatible(np.Requirements) {
-			price = math.Min(price, o.Price)
-		}
-		alloc := it.Allocatable()
-		if cpu, mem := float64(alloc.Cpu().MilliValue()), float64(alloc.Memory().Value()); !math.IsInf(price, 1) && cpu > 0 && mem > 0 {
-			out = append(out, pricedType{price, cpu, mem})
-		}
+		d := cost.DemandOf(aimed)
+		perMilliCPU, perByte := cost.UnitPrices(np)
+		cpu += d.CPU * perMilliCPU
+		mem += d.Memory * perByte
+		optimum += cost.FractionalOptimum(d, np)
 	}
-	return out
-}
-
-// poolDemand sums the CPU (millicores) and memory (bytes) requests of the pods aimed at a NodePool.
-func poolDemand(in *scheduling.Input, pool string) (cpu, mem float64) {
-	for _, p := range in.Pods {
-		if p.Spec.NodeSelector[karpv1.NodePoolLabelKey] == pool {
-			req := p.Spec.Containers[0].Resources.Requests
-			cpu += float64(req.Cpu().MilliValue())
-			mem += float64(req.Memory().Value())
-		}
-	}
-	return cpu, mem
+	return math.Max(cpu, mem), optimum
 }
 
 func TestRealisticPlanIsCloseToTheOptimum(t *testing.T) {
@@ -182,7 +120,8 @@ func TestRealisticPlanIsCloseToTheOptimum(t *testing.T) {
 	if len(r.Unschedulable) != 0 {
 		t.Fatalf("%d pods unschedulable, first: %+v", len(r.Unschedulable), r.Unschedulable[0].Reasons)
 	}
-	bound, optimum, price := lowerBound(in), fractionalOptimum(in), r.TotalPricePerHour()
+	bound, optimum := bounds(in)
+	price := r.TotalPricePerHour()
 	t.Logf("%d pods on %d nodes: $%.2f/h; fractional optimum $%.2f/h (x%.3f); issue 2's bound $%.2f/h (x%.3f)",
 		len(in.Pods), len(r.NewNodeClaims), price, optimum, price/optimum, bound, price/bound)
 	if optimum < bound {
@@ -204,8 +143,9 @@ func BenchmarkRealistic(b *testing.B) {
 	price := r.TotalPricePerHour()
 	b.ReportMetric(float64(len(in.Pods))*float64(b.N)/b.Elapsed().Seconds(), "pods/s")
 	b.ReportMetric(price, "$/h")
-	b.ReportMetric(price/lowerBound(in), "x-bound")
-	b.ReportMetric(price/fractionalOptimum(in), "x-optimum")
+	bound, optimum := bounds(in)
+	b.ReportMetric(price/bound, "x-bound")
+	b.ReportMetric(price/optimum, "x-optimum")
 	b.ReportMetric(float64(len(r.NewNodeClaims)), "nodes")
 }
 
