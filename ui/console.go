@@ -116,9 +116,11 @@ func New(b Backend, s *skin.Skin, opts Options) *Console {
 }
 
 // Run draws the console on the terminal (or Options.Screen) until ctx ends or the operator
-// quits. It owns three goroutines, stopped before it returns: the builder (view models off the
-// UI goroutine), the worker (actions that call the backend) and the drawer (at most one frame
-// per FrameInterval).
+// quits. It owns four goroutines, all stopped before it returns: the builder (view models off
+// the UI goroutine), the worker (actions that call the backend), the drawer (at most one frame
+// per FrameInterval, through tview's QueueUpdateDraw) and the stopper (which stops tview once
+// the drawer is done, since a QueueUpdateDraw left pending on a stopped application never
+// returns).
 func (c *Console) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -127,19 +129,44 @@ func (c *Console) Run(ctx context.Context) error {
 		app.SetScreen(c.opts.Screen)
 	}
 	app.SetRoot(c.root, true)
-	c.stop = app.Stop
-	var wg sync.WaitGroup
-	for _, loop := range []func(context.Context){c.buildLoop, c.workLoop, func(ctx context.Context) { c.drawLoop(ctx, app) },
-		func(ctx context.Context) { <-ctx.Done(); app.Stop() }} {
-		wg.Add(1)
+	// Ctrl-C quits through the console, not through tview's own Stop.
+	app.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
+		if ev.Key() == tcell.KeyCtrlC {
+			c.quit()
+			return nil
+		}
+		return ev
+	})
+	c.stop = cancel
+	var loops sync.WaitGroup
+	for _, loop := range []func(context.Context){c.buildLoop, c.workLoop} {
+		loops.Add(1)
 		go func() {
-			defer wg.Done()
+			defer loops.Done()
 			loop(ctx)
 		}()
 	}
+	drawn := make(chan struct{})
+	go func() {
+		defer close(drawn)
+		c.drawLoop(ctx, app)
+	}()
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		<-ctx.Done()
+		<-drawn
+		app.Stop()
+	}()
 	err := app.Run()
 	cancel()
-	wg.Wait()
+	loops.Wait()
+	select {
+	case <-stopped:
+	case <-time.After(time.Second):
+		// tview stopped on its own (a terminal error) while the drawer waited on it: that
+		// update is never run, and the drawer and the stopper stay blocked.
+	}
 	return err
 }
 

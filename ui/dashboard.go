@@ -94,7 +94,7 @@ func (d *dashboard) Draw(screen tcell.Screen) {
 	}
 	left := w / 2
 	poolRows := 3
-	if t := d.panes[dashNodePools].content.table; t != nil {
+	if t := d.panes[dashNodePools].table(); t != nil {
 		poolRows = len(t.Rows)
 	}
 	poolH := max(5, min(poolRows+3, h/3))

@@ -15,6 +15,11 @@ type span struct {
 // put draws text at x, y, at most w cells wide, and returns the cells used. It draws runes as
 // they are: no style tags.
 func put(screen tcell.Screen, x, y, w int, text string, st tcell.Style) int {
+	if isASCII(text) {
+		n := max(0, min(len(text), w))
+		screen.PutStrStyled(x, y, text[:n], st)
+		return n
+	}
 	used := 0
 	g := uniseg.NewGraphemes(text)
 	for g.Next() {
@@ -41,14 +46,29 @@ func putSpans(screen tcell.Screen, x, y, w int, spans []span) int {
 // fill paints a rectangle.
 func fill(screen tcell.Screen, x, y, w, h int, st tcell.Style) {
 	for j := range h {
-		for i := range w {
-			screen.SetContent(x+i, y+j, ' ', nil, st)
-		}
+		blank(screen, x, y+j, w, st)
+	}
+}
+
+// spaces are what blank writes, a run at a time.
+const spaces = "                                                                                                                                "
+
+// blank writes w spaces.
+func blank(screen tcell.Screen, x, y, w int, st tcell.Style) {
+	for w > 0 {
+		n := min(w, len(spaces))
+		screen.PutStrStyled(x, y, spaces[:n], st)
+		x, w = x+n, w-n
 	}
 }
 
 // width is the cells text takes.
-func width(text string) int { return uniseg.StringWidth(text) }
+func width(text string) int {
+	if isASCII(text) {
+		return len(text)
+	}
+	return uniseg.StringWidth(text)
+}
 
 // box draws a border with a title of spans, and returns the inner rectangle.
 func box(screen tcell.Screen, x, y, w, h int, border tcell.Style, title []span) (int, int, int, int) {

@@ -66,5 +66,5 @@ func (c *Console) back() {
 	c.pop()
 }
 
-// quit stops Run.
+// quit ends Run (its context).
 func (c *Console) quit() { c.stop() }

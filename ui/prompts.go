@@ -70,6 +70,6 @@ func (c *Console) setFilter(p *pane, text string) error {
 
 // sortBy sorts a pane by a column; the same column again flips the order.
 func (c *Console) sortBy(p *pane, column int) {
-	p.spec.Query.Sort = p.spec.Query.Sort.Toggle(p.content.columns, column)
+	p.spec.Query.Sort = p.spec.Query.Sort.Toggle(p.grid.columns, column)
 	c.replan()
 }

@@ -38,7 +38,7 @@ func (c *Console) tableKeys(p *pane) keymap {
 			km = append(km, action{key: runeKey('i'), name: "interrupt", help: "demo: send a spot interruption for the selected spot node", perm: permSteer, hint: true, do: func() { c.interrupt(p) }})
 		}
 	}
-	for i, col := range p.content.columns {
+	for i, col := range p.grid.columns {
 		if col.Sort == 0 {
 			continue
 		}

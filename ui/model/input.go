@@ -24,4 +24,6 @@ type Input struct {
 	Skins []string
 	Skin  string
 	Now   time.Time
+	// Cache, when set, carries per-pod results from the previous World (see Cache).
+	Cache *Cache
 }

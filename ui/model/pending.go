@@ -3,16 +3,16 @@ package model
 import (
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
-	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
 
 // pendingOf joins the pending pods with the provisioner's last pass: refused (with the
 // explainer's reasons), planned on a new NodeClaim, placed on an existing node, or not yet seen.
-func pendingOf(snap *state.Snapshot, last *provisioning.Outcome) []render.Pending {
-	pending := snap.PendingPods()
+func pendingOf(pending []*corev1.Pod, last *provisioning.Outcome) []render.Pending {
 	if len(pending) == 0 {
 		return nil
 	}

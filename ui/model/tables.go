@@ -29,7 +29,8 @@ func (w *World) scoped(s Spec) []*render.Row {
 		}
 		rows := make([]*render.Row, len(n.State.Pods))
 		for i, p := range n.State.Pods {
-			rows[i] = render.PodRow(p, w.Now)
+			cpu, mem := w.Requests(p)
+			rows[i] = render.PodRow(p, cpu, mem, w.Now)
 		}
 		return rows
 	case s.Kind == KindNodes && s.Scope.NodePool != "":
@@ -58,9 +59,12 @@ func (w *World) render(k Kind) []*render.Row {
 	case KindNodes:
 		return each(w.Nodes, func(n *render.Node) *render.Row { return render.NodeRow(n, now) })
 	case KindNodeClaims:
-		return each(w.Claims, func(c render.NodeClaim) *render.Row { return render.NodeClaimRow(c, now) })
+		return each(w.Claims(), func(c render.NodeClaim) *render.Row { return render.NodeClaimRow(c, now) })
 	case KindPods:
-		return each(w.Snapshot.Pods, func(p *corev1.Pod) *render.Row { return render.PodRow(p, now) })
+		return each(w.Snapshot.Pods, func(p *corev1.Pod) *render.Row {
+			cpu, mem := w.Requests(p)
+			return render.PodRow(p, cpu, mem, now)
+		})
 	case KindDecisions:
 		return entries(w.Entries, render.IsDecision, func(e *journal.Entry) *render.Row { return render.DecisionRow(e, now) })
 	case KindInterruptions:

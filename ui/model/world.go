@@ -9,14 +9,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/journal"
-	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
-	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
 
 // World is the console's view of one moment: a snapshot joined with the journal, prices and the
-// provisioner's last pass. It is immutable once built and safe to read from any goroutine.
+// provisioner's last pass. It is immutable once built (what it computes lazily, it computes
+// once, under a sync.Once) and safe to read from any goroutine.
 type World struct {
 	Now      time.Time
 	Snapshot *state.Snapshot
@@ -24,8 +23,6 @@ type World struct {
 	Nodes []*render.Node
 	// Pools are the NodePools with their totals, sorted by name.
 	Pools []render.NodePool
-	// Claims are the NodeClaims with their prices, sorted by name.
-	Claims []render.NodeClaim
 	// Pending are the pending pods and why, sorted by namespace and name.
 	Pending []render.Pending
 	// Entries are the journal's entries, newest first.
@@ -36,10 +33,15 @@ type World struct {
 	Skins []string
 	Skin  string
 
+	pods       map[*corev1.Pod]podFacts
 	nodeByName map[string]*render.Node
 	poolByName map[string]int
-	entryBySeq map[uint64]*journal.Entry
 	rows       map[Kind]*lazyRows
+
+	claimsOnce sync.Once
+	claims     []render.NodeClaim
+	entryOnce  sync.Once
+	entryBySeq map[uint64]*journal.Entry
 }
 
 type lazyRows struct {
@@ -54,46 +56,35 @@ func New(in Input) *World {
 		snap = &state.Snapshot{Time: in.Now}
 	}
 	w := &World{Now: in.Now, Snapshot: snap, Skins: in.Skins, Skin: in.Skin,
-		nodeByName: make(map[string]*render.Node, len(snap.Nodes)), poolByName: map[string]int{}, entryBySeq: map[uint64]*journal.Entry{},
-		rows: map[Kind]*lazyRows{}}
+		nodeByName: make(map[string]*render.Node, len(snap.Nodes)), poolByName: map[string]int{}, rows: map[Kind]*lazyRows{}}
 	for _, k := range []Kind{KindPending, KindNodePools, KindNodes, KindNodeClaims, KindPods, KindDecisions, KindInterruptions, KindEvents, KindSkins} {
 		w.rows[k] = &lazyRows{}
 	}
-	w.Zones = zones(snap)
-	var sources priceSources
-	w.buildNodes(in, &sources)
-	w.buildPools()
-	w.buildClaims(in)
-	w.Pending = pendingOf(snap, in.Provisioning)
-	w.Entries = make([]*journal.Entry, len(in.Entries))
-	for i := range in.Entries {
-		e := &in.Entries[len(in.Entries)-1-i]
-		w.Entries[i] = e
-		w.entryBySeq[e.Seq] = e
-	}
-	w.Fleet.Nodes, w.Fleet.Pending = len(snap.Nodes), len(w.Pending)
+	w.pods = in.Cache.facts(snap.Pods)
+	var pending []*corev1.Pod
 	for _, p := range snap.Pods {
-		if !pods.IsTerminal(p) {
+		f := w.pods[p]
+		if f.provisionable {
+			pending = append(pending, p)
+		}
+		if !f.terminal {
 			w.Fleet.Pods++
 		}
 	}
+	var sources priceSources
+	w.buildNodes(in, in.Cache.nodeFacts(snap.Nodes), &sources)
+	w.buildPools()
+	w.Pending = pendingOf(pending, in.Provisioning)
+	for i := range w.Pending {
+		w.Pending[i].CPU, w.Pending[i].Mem = w.Requests(w.Pending[i].Pod)
+	}
+	w.Entries = make([]*journal.Entry, len(in.Entries))
+	for i := range in.Entries {
+		w.Entries[i] = &in.Entries[len(in.Entries)-1-i]
+	}
+	w.Fleet.Nodes, w.Fleet.Pending = len(snap.Nodes), len(w.Pending)
 	sources.fill(&w.Fleet)
 	return w
-}
-
-func zones(snap *state.Snapshot) []string {
-	seen := map[string]bool{}
-	for _, sn := range snap.Nodes {
-		if z := sn.Labels()[corev1.LabelTopologyZone]; z != "" {
-			seen[z] = true
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for z := range seen {
-		out = append(out, z)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // ZoneIndex is a zone's position among the World's zones, or 0.
@@ -102,24 +93,27 @@ func (w *World) ZoneIndex(zone string) int {
 	return i
 }
 
-func (w *World) buildNodes(in Input, sources *priceSources) {
+func (w *World) buildNodes(in Input, facts []nodeFacts, sources *priceSources) {
+	seen := map[string]bool{}
+	for _, f := range facts {
+		if f.zone != "" && !seen[f.zone] {
+			seen[f.zone] = true
+			w.Zones = append(w.Zones, f.zone)
+		}
+	}
+	slices.Sort(w.Zones)
 	w.Fleet.ByCapacityType = map[string]int{}
 	w.Nodes = make([]*render.Node, len(w.Snapshot.Nodes))
+	all := make([]render.Node, len(w.Snapshot.Nodes))
 	for i, sn := range w.Snapshot.Nodes {
-		l := sn.Labels()
-		n := &render.Node{State: sn, Name: sn.Name(), NodePool: sn.NodePool(), InstanceType: l[corev1.LabelInstanceTypeStable],
-			CapacityType: l[karpv1.CapacityTypeLabelKey], Zone: l[corev1.LabelTopologyZone], Pods: len(sn.Pods)}
-		n.ZoneIndex = w.ZoneIndex(n.Zone)
-		n.CPUAlloc, n.MemAlloc = render.Resources(sn.Allocatable())
-		n.CPUCapacity, n.MemCapacity = render.Resources(sn.Capacity())
+		f := facts[i]
+		n := &all[i]
+		*n = render.Node{State: sn, Name: f.name, NodePool: f.pool, InstanceType: f.instanceType, CapacityType: f.capacityType,
+			Zone: f.zone, ZoneIndex: w.ZoneIndex(f.zone), Pods: len(sn.Pods), CPUAlloc: f.cpuAlloc, MemAlloc: f.memAlloc,
+			CPUCapacity: f.cpuCap, MemCapacity: f.memCap, Created: f.created, Status: f.status, StatusTone: f.tone}
 		for _, p := range sn.Pods {
-			cpu, mem := render.PodRequests(p)
+			cpu, mem := w.Requests(p)
 			n.CPUReq, n.MemReq = n.CPUReq+cpu, n.MemReq+mem
-		}
-		if sn.Node != nil {
-			n.Created = sn.Node.CreationTimestamp.Time
-		} else {
-			n.Created = sn.NodeClaim.CreationTimestamp.Time
 		}
 		if in.Price != nil {
 			if p, ok := in.Price(sn); ok {
@@ -161,21 +155,33 @@ func (w *World) buildPools() {
 	}
 }
 
-func (w *World) buildClaims(in Input) {
-	w.Claims = make([]render.NodeClaim, len(w.Snapshot.NodeClaims))
-	byClaim := make(map[string]*render.Node, len(w.Nodes))
-	for _, n := range w.Nodes {
-		if n.State.NodeClaim != nil {
-			byClaim[n.State.NodeClaim.Name] = n
+// Claims are the NodeClaims with their prices, sorted by name.
+func (w *World) Claims() []render.NodeClaim {
+	w.claimsOnce.Do(func() {
+		byClaim := make(map[string]*render.Node, len(w.Nodes))
+		for _, n := range w.Nodes {
+			if n.State.NodeClaim != nil {
+				byClaim[n.State.NodeClaim.Name] = n
+			}
 		}
-	}
-	for i, nc := range w.Snapshot.NodeClaims {
-		c := render.NodeClaim{Claim: nc, ZoneIndex: w.ZoneIndex(nc.Labels[corev1.LabelTopologyZone])}
-		if n := byClaim[nc.Name]; n != nil {
-			c.PerHour, c.Priced = n.PerHour, n.Priced
+		w.claims = make([]render.NodeClaim, len(w.Snapshot.NodeClaims))
+		for i, nc := range w.Snapshot.NodeClaims {
+			c := render.NodeClaim{Claim: nc, ZoneIndex: w.ZoneIndex(nc.Labels[corev1.LabelTopologyZone])}
+			if n := byClaim[nc.Name]; n != nil {
+				c.PerHour, c.Priced = n.PerHour, n.Priced
+			}
+			w.claims[i] = c
 		}
-		w.Claims[i] = c
+	})
+	return w.claims
+}
+
+// Requests are a pod's CPU (millicores) and memory (bytes) requests.
+func (w *World) Requests(p *corev1.Pod) (cpu, mem int64) {
+	if f, ok := w.pods[p]; ok {
+		return f.cpu, f.mem
 	}
+	return render.PodRequests(p)
 }
 
 // Node returns a node by name, or nil.
@@ -192,15 +198,24 @@ func (w *World) Pool(name string) (render.NodePool, bool) {
 
 // Claim returns a NodeClaim with its price by name.
 func (w *World) Claim(name string) (render.NodeClaim, bool) {
-	i, found := slices.BinarySearchFunc(w.Claims, name, func(c render.NodeClaim, n string) int { return strings.Compare(c.Claim.Name, n) })
+	claims := w.Claims()
+	i, found := slices.BinarySearchFunc(claims, name, func(c render.NodeClaim, n string) int { return strings.Compare(c.Claim.Name, n) })
 	if !found {
 		return render.NodeClaim{}, false
 	}
-	return w.Claims[i], true
+	return claims[i], true
 }
 
 // Entry returns a journal entry by sequence number, or nil.
-func (w *World) Entry(seq uint64) *journal.Entry { return w.entryBySeq[seq] }
+func (w *World) Entry(seq uint64) *journal.Entry {
+	w.entryOnce.Do(func() {
+		w.entryBySeq = make(map[uint64]*journal.Entry, len(w.Entries))
+		for _, e := range w.Entries {
+			w.entryBySeq[e.Seq] = e
+		}
+	})
+	return w.entryBySeq[seq]
+}
 
 // Pod returns a pod by namespace/name, or nil.
 func (w *World) Pod(key string) *corev1.Pod {

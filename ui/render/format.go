@@ -82,28 +82,44 @@ func thousands(digits string) string {
 }
 
 // CPU prints millicores as Kubernetes does: "250m", "2", "1.5".
-func CPU(milli int64) string {
+func CPU(milli int64) string { return string(appendCPU(make([]byte, 0, 8), milli)) }
+
+func appendCPU(b []byte, milli int64) []byte {
 	switch {
 	case milli%1000 == 0:
-		return strconv.FormatInt(milli/1000, 10)
+		return strconv.AppendInt(b, milli/1000, 10)
 	case milli < 1000:
-		return strconv.FormatInt(milli, 10) + "m"
+		return append(strconv.AppendInt(b, milli, 10), 'm')
 	}
-	return strconv.FormatFloat(float64(milli)/1000, 'f', 1, 64)
+	return strconv.AppendFloat(b, float64(milli)/1000, 'f', 1, 64)
 }
 
 // Mem prints bytes in binary units: "512Mi", "7.5Gi".
-func Mem(bytes int64) string {
+func Mem(bytes int64) string { return string(appendMem(make([]byte, 0, 8), bytes)) }
+
+func appendMem(b []byte, bytes int64) []byte {
 	const mi, gi = 1 << 20, 1 << 30
 	switch {
 	case bytes == 0:
-		return "0"
+		return append(b, '0')
 	case bytes < gi:
-		return strconv.FormatInt((bytes+mi/2)/mi, 10) + "Mi"
+		return append(strconv.AppendInt(b, (bytes+mi/2)/mi, 10), "Mi"...)
 	case bytes%gi == 0:
-		return strconv.FormatInt(bytes/gi, 10) + "Gi"
+		return append(strconv.AppendInt(b, bytes/gi, 10), "Gi"...)
 	}
-	return strconv.FormatFloat(float64(bytes)/gi, 'f', 1, 64) + "Gi"
+	return append(strconv.AppendFloat(b, float64(bytes)/gi, 'f', 1, 64), "Gi"...)
+}
+
+// CPUOf prints "requested/allocatable" millicores ("1.5/4").
+func CPUOf(used, total int64) string {
+	b := appendCPU(make([]byte, 0, 16), used)
+	return string(appendCPU(append(b, '/'), total))
+}
+
+// MemOf prints "requested/allocatable" bytes ("1.5Gi/8Gi").
+func MemOf(used, total int64) string {
+	b := appendMem(make([]byte, 0, 16), used)
+	return string(appendMem(append(b, '/'), total))
 }
 
 // Percent prints part of whole ("42%"), or None when whole is zero.
@@ -111,7 +127,7 @@ func Percent(part, whole float64) string {
 	if whole <= 0 {
 		return None
 	}
-	return strconv.Itoa(int(math.Round(100*part/whole))) + "%"
+	return string(append(strconv.AppendInt(make([]byte, 0, 5), int64(math.Round(100*part/whole)), 10), '%'))
 }
 
 // Ratio is part/whole, or 0 when whole is zero.

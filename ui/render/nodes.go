@@ -25,6 +25,9 @@ type Node struct {
 	Blocked        string
 	BlockedMessage string
 	BlockedUntil   time.Time
+	// Status is the node's state in a word and StatusTone its tone (NodeStatus when empty).
+	Status     string
+	StatusTone Tone
 }
 
 // NodeColumns are the columns of :nodes.
@@ -67,7 +70,10 @@ const (
 
 // NodeRow renders a node.
 func NodeRow(n *Node, now time.Time) *Row {
-	status, tone := NodeStatus(n.State)
+	status, tone := n.Status, n.StatusTone
+	if status == "" {
+		status, tone = NodeStatus(n.State)
+	}
 	cells := make([]string, NodeColAge+1)
 	nums := make([]float64, NodeColAge+1)
 	tones := make([]Tone, NodeColAge+1)
@@ -101,10 +107,10 @@ func NodeRow(n *Node, now time.Time) *Row {
 func fillUsage(cells []string, nums []float64, pods int, cpuReq, cpuAlloc, memReq, memAlloc int64) {
 	cells[NodeColPods] = itoa(pods)
 	nums[NodeColPods] = float64(pods)
-	cells[NodeColCPU] = Of(cpuReq, cpuAlloc, CPU)
+	cells[NodeColCPU] = CPUOf(cpuReq, cpuAlloc)
 	cells[NodeColCPUPct] = Percent(float64(cpuReq), float64(cpuAlloc))
 	nums[NodeColCPUPct] = Ratio(float64(cpuReq), float64(cpuAlloc))
-	cells[NodeColMem] = Of(memReq, memAlloc, Mem)
+	cells[NodeColMem] = MemOf(memReq, memAlloc)
 	cells[NodeColMemPct] = Percent(float64(memReq), float64(memAlloc))
 	nums[NodeColMemPct] = Ratio(float64(memReq), float64(memAlloc))
 }

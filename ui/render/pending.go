@@ -9,6 +9,8 @@ import (
 // Pending is a pending pod and what the provisioner last said of it.
 type Pending struct {
 	Pod *corev1.Pod
+	// CPU (millicores) and Mem (bytes) are its requests.
+	CPU, Mem int64
 	// Why summarises the explainer's reasons ("default: InsufficientResources; gpu:
 	// TaintNotTolerated"), or what the provisioner is doing about the pod.
 	Why string
@@ -33,7 +35,7 @@ func PendingColumns() []Column {
 
 // PendingRow renders a pending pod.
 func PendingRow(p Pending, now time.Time) *Row {
-	cpu, mem := PodRequests(p.Pod)
+	cpu, mem := p.CPU, p.Mem
 	tone := ToneAdded
 	if p.Blocked {
 		tone = TonePending

@@ -21,9 +21,8 @@ func PodColumns() []Column {
 	}
 }
 
-// PodRow renders a pod.
-func PodRow(p *corev1.Pod, now time.Time) *Row {
-	cpu, mem := PodRequests(p)
+// PodRow renders a pod with its requests (CPU in millicores, memory in bytes).
+func PodRow(p *corev1.Pod, cpu, mem int64, now time.Time) *Row {
 	status, tone := PodStatus(p)
 	node := p.Spec.NodeName
 	if node == "" {

@@ -3,6 +3,7 @@ package uitest
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -12,7 +13,7 @@ const styleLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345
 
 // Text is what a simulation screen shows, one line per row, trailing spaces trimmed.
 func Text(s tcell.SimulationScreen) string {
-	cells, w, h := s.GetContents()
+	cells, w, h := contents(s)
 	var b strings.Builder
 	for y := range h {
 		b.WriteString(strings.TrimRight(row(cells[y*w:(y+1)*w]), " "))
@@ -24,7 +25,7 @@ func Text(s tcell.SimulationScreen) string {
 // Dump is a simulation screen as text and colors: the text, then one letter per cell naming
 // its style, then the legend of the letters. Golden files store it.
 func Dump(s tcell.SimulationScreen) string {
-	cells, w, h := s.GetContents()
+	cells, w, h := contents(s)
 	var b strings.Builder
 	b.WriteString(Text(s))
 	b.WriteString("--- styles\n")
@@ -86,4 +87,53 @@ func color(c tcell.Color) string {
 		return "default"
 	}
 	return c.CSS()
+}
+
+// NewScreen returns an initialized simulation screen of w×h cells for a running console: it
+// ignores later calls to Init (tview's Application.SetScreen initializes the screen it is given,
+// which would reset its size), and Text and Dump read it without racing with the draws.
+func NewScreen(w, h int) (tcell.SimulationScreen, error) {
+	s := &liveScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8")}
+	if err := s.SimulationScreen.Init(); err != nil {
+		return nil, err
+	}
+	s.SetSize(w, h)
+	return s, nil
+}
+
+// liveScreen is a simulation screen drawn on by one goroutine and read by another.
+type liveScreen struct {
+	tcell.SimulationScreen
+	mu sync.Mutex
+}
+
+// Init does nothing: the screen is initialized already.
+func (*liveScreen) Init() error { return nil }
+
+// Show implements tcell.Screen.
+func (s *liveScreen) Show() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.SimulationScreen.Show()
+}
+
+// Sync implements tcell.Screen.
+func (s *liveScreen) Sync() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.SimulationScreen.Sync()
+}
+
+// contents copies what a screen shows.
+func contents(s tcell.SimulationScreen) ([]tcell.SimCell, int, int) {
+	if l, ok := s.(*liveScreen); ok {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+	}
+	cells, w, h := s.GetContents()
+	out := make([]tcell.SimCell, len(cells))
+	for i, c := range cells {
+		out[i] = tcell.SimCell{Style: c.Style, Runes: append([]rune(nil), c.Runes...), Bytes: append([]byte(nil), c.Bytes...)}
+	}
+	return out, w, h
 }
