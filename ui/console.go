@@ -85,9 +85,10 @@ type Console struct {
 	skinName                      string
 	wakeBuild, wakeJobs, wakeDraw chan struct{}
 
-	// The builder's latest World, under buildMu.
+	// The builder's latest World and the facts it hands to the next one, under buildMu.
 	buildMu sync.Mutex
 	built   *model.World
+	cache   *model.Cache
 }
 
 // frame is what the builder made for the next draw.
@@ -102,7 +103,7 @@ type frame struct {
 // Demo gets the demo keys. The console starts on the dashboard.
 func New(b Backend, s *skin.Skin, opts Options) *Console {
 	opts = opts.withDefaults()
-	c := &Console{backend: b, opts: opts, pal: newPalette(s), history: newHistory(50), skinName: opts.SkinName,
+	c := &Console{backend: b, opts: opts, pal: newPalette(s), history: newHistory(50), skinName: opts.SkinName, cache: model.NewCache(),
 		wakeBuild: make(chan struct{}, 1), wakeJobs: make(chan struct{}, 1), wakeDraw: make(chan struct{}, 1)}
 	if d, ok := b.(Demo); ok {
 		c.demo = d

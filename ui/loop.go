@@ -78,10 +78,11 @@ func (c *Console) build(refresh bool) {
 	c.mu.Unlock()
 }
 
-// input gathers what a World is built from.
+// input gathers what a World is built from. The caller holds buildMu (the cache is the
+// builder's).
 func (c *Console) input() model.Input {
 	in := model.Input{Snapshot: c.backend.Snapshot(), Price: c.backend.Price, Provisioning: c.backend.Provisioning(),
-		Skins: c.skins, Now: c.opts.Clock.Now()}
+		Skins: c.skins, Now: c.opts.Clock.Now(), Cache: c.cache}
 	if j := c.backend.Journal(); j != nil {
 		in.Entries, in.WhyNot = j.Entries(0), j.WhyNot
 	}
