@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
@@ -88,6 +90,7 @@ func (d *dashboard) Draw(screen tcell.Screen) {
 	x, y, w, h := d.GetRect()
 	if w < narrowWidth || h < narrowHeight {
 		p := d.panes[d.focus]
+		p.note = fmt.Sprintf("%d/%d Tab", d.focus+1, len(d.panes))
 		p.SetRect(x, y, w, h)
 		p.Draw(screen)
 		return
@@ -108,6 +111,7 @@ func (d *dashboard) Draw(screen tcell.Screen) {
 	}
 	for i, p := range d.panes {
 		r := rects[i]
+		p.note = ""
 		p.SetRect(r[0], r[1], r[2], r[3])
 		p.Draw(screen)
 	}

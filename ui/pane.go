@@ -14,10 +14,11 @@ type pane struct {
 	*tview.Box
 	grid *grid
 	spec model.Spec
-	// label names the kind in the title ("Nodes"); scope says what it is narrowed to.
-	label, scope string
-	focused      bool
-	pal          *palette
+	// label names the kind in the title ("Nodes"); scope says what it is narrowed to; note,
+	// when set, ends the title (a narrow dashboard's "1/5").
+	label, scope, note string
+	focused            bool
+	pal                *palette
 }
 
 func newPane(label, scope string, spec model.Spec, cols []int, pal *palette) *pane {
@@ -60,6 +61,9 @@ func (p *pane) title() []span {
 	spans = append(spans, span{"[", p.pal.title(titleKind)}, span{counter, p.pal.title(titleCounter)}, span{"]", p.pal.title(titleKind)})
 	if f := p.spec.Query.Filter.Text(); f != "" {
 		spans = append(spans, span{" <", p.pal.title(titleKind)}, span{"/" + f, p.pal.title(titleFilter)}, span{">", p.pal.title(titleKind)})
+	}
+	if p.note != "" {
+		spans = append(spans, span{" " + p.note, p.pal.title(titleFilter)})
 	}
 	return append(spans, span{" ", p.pal.title(titleKind)})
 }
