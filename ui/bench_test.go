@@ -151,17 +151,14 @@ func BenchmarkKeyUnderChurn(b *testing.B) {
 		cancel()
 		wg.Wait()
 	}()
-	promptOpen := func() bool {
-		line := strings.SplitN(uitest.Text(screen), "\n", 4)
-		return len(line) > 2 && strings.HasPrefix(line[2], " :")
-	}
+	promptOpen := func() bool { return strings.HasPrefix(uitest.Line(screen, 2), " :") }
 	waitFor := func(want bool) time.Duration {
 		start := time.Now()
 		for promptOpen() != want {
 			if time.Since(start) > 10*time.Second {
 				b.Fatalf("the screen did not follow the key within 10s")
 			}
-			runtime.Gosched()
+			time.Sleep(20 * time.Microsecond)
 		}
 		return time.Since(start)
 	}

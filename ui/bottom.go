@@ -7,23 +7,21 @@ import (
 // drawCrumbs draws the path of views, the current one highlighted.
 func (c *Console) drawCrumbs(screen tcell.Screen, x, y, w int) {
 	s := c.pal.s.Frame.Crumbs
-	used := 1
+	body := c.pal.body()
+	spans := []span{{" ", body}}
 	for i, v := range c.stack {
 		st := style(s.Fg, s.Bg)
 		if i == len(c.stack)-1 {
 			st = style(s.Fg, s.Active).Bold(true)
 		}
-		used += put(screen, x+used, y, w-used, " "+v.crumb()+" ", st)
-		used += put(screen, x+used, y, w-used, " ", c.pal.body())
+		spans = append(spans, span{" " + v.crumb() + " ", st}, span{" ", body})
 	}
+	line(screen, x, y, w, body, spans)
 }
 
 // drawFlash draws the latest message while it is fresh.
 func (c *Console) drawFlash(screen tcell.Screen, x, y, w int) {
 	text := c.flash.current(c.opts.Clock.Now())
-	if text == "" {
-		return
-	}
 	st, bg := c.pal.s.Frame.Status, c.pal.s.Body.Bg
 	color := c.pal.s.Body.Fg
 	switch c.flash.level {
@@ -32,7 +30,7 @@ func (c *Console) drawFlash(screen tcell.Screen, x, y, w int) {
 	case flashErrLevel:
 		color = st.Error
 	}
-	put(screen, x+1, y, w-1, text, style(color, bg))
+	line(screen, x, y, w, c.pal.body(), []span{{" " + text, style(color, bg)}})
 }
 
 // drawHints draws the keys of the view on top, as the mode allows them: "<d> describe".
@@ -42,12 +40,12 @@ func (c *Console) drawHints(screen tcell.Screen, x, y, w int) {
 	keyStyle := style(m.Key, bg).Bold(true)
 	nameStyle := style(m.Fg, bg).Dim(m.Dim).Bold(m.Bold)
 	km := c.keymap()
-	var spans []span
+	spans := []span{{" ", c.pal.body()}}
 	for _, a := range km.hints(c.info) {
 		spans = append(spans, span{"<" + a.key.String() + ">", keyStyle}, span{a.name + " ", nameStyle})
 	}
 	if letters := km.allowed(c.info).sortKeys(); letters != "" {
 		spans = append(spans, span{"<Shift-" + letters + ">", keyStyle}, span{"sort", nameStyle})
 	}
-	putSpans(screen, x+1, y, w-1, spans)
+	line(screen, x, y, w, c.pal.body(), spans)
 }

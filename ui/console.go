@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -125,10 +126,15 @@ func New(b Backend, s *skin.Skin, opts Options) *Console {
 func (c *Console) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	app := tview.NewApplication()
-	if c.opts.Screen != nil {
-		app.SetScreen(c.opts.Screen)
+	screen := c.opts.Screen
+	if screen == nil {
+		var err error
+		if screen, err = tcell.NewScreen(); err != nil {
+			return fmt.Errorf("opening the terminal: %w", err)
+		}
 	}
+	app := tview.NewApplication()
+	app.SetScreen(painted{screen})
 	app.SetRoot(c.root, true)
 	// Ctrl-C quits through the console, not through tview's own Stop.
 	app.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
@@ -215,6 +221,13 @@ func (c *Console) Settle() {
 		}
 	}
 }
+
+// painted is the screen tview draws on. The console writes every cell of every frame, so the
+// Clear that tview does before each draw would only double the work.
+type painted struct{ tcell.Screen }
+
+// Clear does nothing: the next draw writes every cell.
+func (painted) Clear() {}
 
 // root is the console's single tview primitive: it lays out and draws everything, and hands
 // every key to the console.

@@ -34,6 +34,22 @@ func put(screen tcell.Screen, x, y, w int, text string, st tcell.Style) int {
 	return used
 }
 
+// line draws spans on a whole line: the spans from x, then blanks to x+w. Every cell of the
+// line is written once.
+func line(screen tcell.Screen, x, y, w int, blankStyle tcell.Style, spans []span) {
+	used := putSpans(screen, x, y, w, spans)
+	blank(screen, x+used, y, w-used, blankStyle)
+}
+
+// spansWidth is the cells spans take.
+func spansWidth(spans []span) int {
+	n := 0
+	for _, s := range spans {
+		n += width(s.text)
+	}
+	return n
+}
+
 // putSpans draws spans one after the other and returns the cells used.
 func putSpans(screen tcell.Screen, x, y, w int, spans []span) int {
 	used := 0

@@ -82,10 +82,19 @@ func namedKeys() map[string]tcell.Key {
 		"Right": tcell.KeyRight, "Left": tcell.KeyLeft, "PgDn": tcell.KeyPgDn}
 }
 
-// golden compares the screen (text and colors) with testdata/golden/name.txt.
+// golden compares the screen (text and colors) with testdata/golden/name.txt. The screen is
+// filled with a marker first: a frame must write every cell (tview does not clear it).
 func (h *harness) golden(name string) {
 	h.t.Helper()
-	h.draw()
+	w, ht := h.screen.Size()
+	for y := range ht {
+		for x := range w {
+			h.screen.SetContent(x, y, '¤', nil, tcell.StyleDefault)
+		}
+	}
+	if screen := h.draw(); strings.ContainsRune(screen, '¤') {
+		h.t.Fatalf("the frame left cells unwritten:\n%s", screen)
+	}
 	got := uitest.Dump(h.screen)
 	path := filepath.Join("testdata", "golden", name+".txt")
 	if *update {

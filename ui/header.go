@@ -25,8 +25,9 @@ func (c *Console) drawHeader(screen tcell.Screen, x, y, w int) int {
 	line1 := append(field("Context", orDash(i.Context), value), field("Cluster", orDash(i.Cluster), value)...)
 	line1 = append(line1, field("K8s", orDash(i.KubernetesVersion), value)...)
 	line1 = append(line1, field("Autoscaler", i.Mode(), c.modeStyle())...)
-	used := putSpans(screen, x+1, y, w-1, line1)
-	if w-used-1 > len(logo)+2 {
+	body := c.pal.body()
+	line(screen, x, y, w, body, append([]span{{" ", body}}, line1...))
+	if used := spansWidth(line1) + 1; w-used > len(logo)+2 {
 		put(screen, x+w-len(logo)-1, y, len(logo), logo, tcell.StyleDefault.Foreground(s.Body.Logo).Background(s.Body.Bg).Bold(true))
 	}
 	f := model.Fleet{}
@@ -42,7 +43,7 @@ func (c *Console) drawHeader(screen tcell.Screen, x, y, w int) int {
 	line2 = append(line2, field("Fleet", render.Dollars(f.PerHour)+"/h "+render.Monthly(f.PerHour)+"/month", style(c.pal.cost(f.PerHour), s.Body.Bg).Bold(true))...)
 	line2 = append(line2, span{"Prices: ", label})
 	line2 = append(line2, c.pricesText(f)...)
-	putSpans(screen, x+1, y+1, w-1, line2)
+	line(screen, x, y+1, w, body, append([]span{{" ", body}}, line2...))
 	if c.demo == nil {
 		return 2
 	}
@@ -50,7 +51,7 @@ func (c *Console) drawHeader(screen tcell.Screen, x, y, w int) int {
 	if c.demo.Autoplay() {
 		auto = "autoplay on (a)"
 	}
-	putSpans(screen, x+1, y+2, w-1, append(field("Demo", c.story, value), span{auto, label}))
+	line(screen, x, y+2, w, body, append([]span{{" ", body}}, append(field("Demo", c.story, value), span{auto, label})...))
 	return 3
 }
 

@@ -8,9 +8,9 @@ import (
 const bottomLines = 3
 
 // draw lays the console out: the header, the prompt when open, the view on top, then crumbs,
-// flash and hints; a dialog over everything.
+// flash and hints; a dialog over everything. Each part writes every cell of its area once, so
+// nothing is cleared first.
 func (c *Console) draw(screen tcell.Screen, x, y, w, h int) {
-	fill(screen, x, y, w, h, c.pal.body())
 	used := c.drawHeader(screen, x, y, w)
 	if c.prompt != nil {
 		c.prompt.draw(screen, x, y+used, w, c.pal)

@@ -109,7 +109,6 @@ func deleteWord(t []rune) []rune {
 func (p *prompt) draw(screen tcell.Screen, x, y, w int, pal *palette) {
 	s := pal.s.Prompt
 	base := style(s.Fg, s.Bg)
-	fill(screen, x, y, w, 1, base)
 	sigil := ":"
 	if p.kind == promptFilter {
 		sigil = "/"
@@ -127,6 +126,8 @@ func (p *prompt) draw(screen tcell.Screen, x, y, w int, pal *palette) {
 			cur, rest = []rune(sug)[0], string([]rune(sug)[1:])
 		}
 		screen.SetContent(x+used, y, cur, nil, style(s.Bg, s.Fg))
-		put(screen, x+used+1, y, w-used-1, rest, style(s.Suggest, s.Bg))
+		used++
+		used += put(screen, x+used, y, w-used, rest, style(s.Suggest, s.Bg))
 	}
+	blank(screen, x+used, y, w-used, base)
 }

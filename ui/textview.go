@@ -44,14 +44,17 @@ func (v *textView) plans() []plan {
 // Draw implements tview.Primitive.
 func (v *textView) Draw(screen tcell.Screen) {
 	x, y, w, h := v.GetRect()
-	fill(screen, x, y, w, h, v.pal.body())
 	ix, iy, iw, ih := box(screen, x, y, w, h, v.pal.border(true), []span{{" " + v.title + " ", v.pal.title(titleKind)}})
 	v.offset = max(0, min(v.offset, len(v.text)-ih))
-	for i := 0; i < ih && v.offset+i < len(v.text); i++ {
-		used := 1
-		for _, s := range v.text[v.offset+i] {
-			used += put(screen, ix+used, iy+i, iw-used, s.Text, v.pal.text(s.Tone))
+	body := v.pal.body()
+	for i := range ih {
+		spans := []span{{" ", body}}
+		if j := v.offset + i; j < len(v.text) {
+			for _, s := range v.text[j] {
+				spans = append(spans, span{s.Text, v.pal.text(s.Tone)})
+			}
 		}
+		line(screen, ix, iy+i, iw, body, spans)
 	}
 }
 

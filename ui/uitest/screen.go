@@ -124,6 +124,19 @@ func (s *liveScreen) Sync() {
 	s.SimulationScreen.Sync()
 }
 
+// Line is row y of what a screen shows, trailing spaces trimmed; cheaper than Text for polling.
+func Line(s tcell.SimulationScreen, y int) string {
+	if l, ok := s.(*liveScreen); ok {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+	}
+	cells, w, h := s.GetContents()
+	if y < 0 || y >= h {
+		return ""
+	}
+	return strings.TrimRight(row(cells[y*w:(y+1)*w]), " ")
+}
+
 // contents copies what a screen shows.
 func contents(s tcell.SimulationScreen) ([]tcell.SimCell, int, int) {
 	if l, ok := s.(*liveScreen); ok {
