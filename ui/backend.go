@@ -12,8 +12,10 @@ import (
 	"github.com/nodepilot/nodepilot/engine/state"
 )
 
-// Backend is everything the console reads and does. Reads must be cheap and safe from any
-// goroutine; methods with a context may block (the console calls them off the UI goroutine).
+// Backend is everything the console reads and does. Every method must be safe from any
+// goroutine. Methods with a context may block: the console calls them off the UI goroutine. The
+// others must not block: Info, Pause and Resume are called on the UI goroutine; Snapshot,
+// Journal, Provisioning and Price by the view model builder.
 type Backend interface {
 	// Snapshot is the cluster state now.
 	Snapshot() *state.Snapshot
@@ -101,7 +103,8 @@ type Consolidation struct {
 }
 
 // Demo is the optional demo part of a Backend: a Backend that also implements Demo gets the
-// demo keys (+ and - scale, i interrupts, a toggles autoplay) and the story line.
+// demo keys (+ and - scale, i interrupts, a toggles autoplay) and the story line. Scale and
+// Interrupt may block (they run off the UI goroutine); the others must not.
 type Demo interface {
 	// Deployments are the demo Deployments ("namespace/name") that + and - scale.
 	Deployments() []string
