@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"k8s.io/apimachinery/pkg/util/duration"
 )
 
 // HoursPerMonth turns $/h into $/month, as AWS's calculator does.
@@ -21,7 +19,7 @@ func Age(now, t time.Time) string {
 	if t.IsZero() {
 		return None
 	}
-	return duration.HumanDuration(now.Sub(t))
+	return humanDuration(now.Sub(t))
 }
 
 // Countdown is how long until t: "in 3m12s", or "now" once passed.
@@ -36,7 +34,7 @@ func Countdown(now, t time.Time) string {
 	case d < 10*time.Minute:
 		return "in " + d.Truncate(time.Second).String()
 	}
-	return "in " + duration.HumanDuration(d)
+	return "in " + humanDuration(d)
 }
 
 // Dollars prints a price: three decimals under ten dollars, two above, with thousands
