@@ -60,7 +60,7 @@ func newHarnessWithKubelet(t *testing.T, k enginetest.KubeletOptions, opts ...ha
 	return newHarnessWith(t, []enginetest.Option{enginetest.WithKubelet(k)}, opts...)
 }
 
-func newHarnessWith(t *testing.T, envOpts []enginetest.Option, opts ...harnessOption) *harness {
+func newHarnessWith(t testing.TB, envOpts []enginetest.Option, opts ...harnessOption) *harness {
 	t.Helper()
 	e := enginetest.NewEnv(t, envOpts...)
 	h := &harness{Env: e}

@@ -76,6 +76,9 @@ func (c *Command) ReplacementTypes() []string {
 	return out
 }
 
+// Savings is what the command takes off the bill, in dollars per hour.
+func (c *Command) Savings() float64 { return c.PriceBefore - c.PriceAfter }
+
 // Describe says what the command does, for logs and the console.
 func (c *Command) Describe() string {
 	action := "delete"
@@ -83,7 +86,7 @@ func (c *Command) Describe() string {
 		action = fmt.Sprintf("replace with %s", strings.Join(c.ReplacementTypes(), ", "))
 	}
 	return fmt.Sprintf("%s: %s %d node(s) [%s] holding %d pod(s), $%.4f/h -> $%.4f/h (saves $%.4f/h)", c.Method, action,
-		len(c.Candidates), strings.Join(c.Nodes(), " "), len(c.Pods()), c.PriceBefore, c.PriceAfter, c.PriceBefore-c.PriceAfter)
+		len(c.Candidates), strings.Join(c.Nodes(), " "), len(c.Pods()), c.PriceBefore, c.PriceAfter, c.Savings())
 }
 
 // simulator places pods as the provisioner would, with some nodes taken away. It prepares the

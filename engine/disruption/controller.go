@@ -158,10 +158,11 @@ func (p *pass) decide() *Command {
 		return cmd
 	}
 	cands := p.underutilized()
-	if cmd := p.multiNode(cands); cmd != nil {
+	singles, single := p.singleNode(cands)
+	if cmd := p.multiNode(cands, singles); cmd != nil {
 		return cmd
 	}
-	return p.singleNode(cands)
+	return single
 }
 
 // recordBlocks keeps, per node, why it is not being disrupted now.

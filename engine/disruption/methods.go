@@ -145,8 +145,25 @@ func (p *pass) underutilized() []*Candidate {
 }
 
 // multiNode finds the largest prefix of up to multiMax candidates (at least two) whose removal
-// lowers the bill, by binary search over the prefix length.
-func (p *pass) multiNode(cands []*Candidate) *Command {
+// lowers the bill, by binary search over the prefix length, as Karpenter does. Once the emptiest
+// nodes are gone a prefix soon holds a node whose pods fit nowhere, so it searches a second list
+// too: the candidates that single-node consolidation found could go without a replacement. It
+// returns whichever saves more.
+func (p *pass) multiNode(cands []*Candidate, singles map[*Candidate]*Command) *Command {
+	var deletable []*Candidate
+	for _, c := range cands {
+		if cmd := singles[c]; cmd != nil && len(cmd.Replacements) == 0 {
+			deletable = append(deletable, c)
+		}
+	}
+	best := p.largestPrefix(cands)
+	if other := p.largestPrefix(deletable); other != nil && (best == nil || other.Savings() > best.Savings()) {
+		best = other
+	}
+	return best
+}
+
+func (p *pass) largestPrefix(cands []*Candidate) *Command {
 	hi := min(len(cands), p.multiMax)
 	lo := 2
 	var best *Command
@@ -161,18 +178,21 @@ func (p *pass) multiNode(cands []*Candidate) *Command {
 	return best
 }
 
-// singleNode tries each candidate alone, cheapest to disrupt first, and returns the first that
-// lowers the bill; every candidate tried keeps why it was not taken.
-func (p *pass) singleNode(cands []*Candidate) *Command {
-	var chosen *Command
+// singleNode tries each candidate alone, cheapest to disrupt first: it returns what removing
+// each would do, and the first that lowers the bill. Every candidate that cannot go keeps why.
+func (p *pass) singleNode(cands []*Candidate) (map[*Candidate]*Command, *Command) {
+	results := map[*Candidate]*Command{}
+	var first *Command
 	for _, c := range cands {
 		cmd, blk := p.sim.consolidate(MethodSingleNode, []*Candidate{c}, p.spotToSpot)
-		switch {
-		case blk != nil:
+		if blk != nil {
 			p.block(c, blk)
-		case chosen == nil:
-			chosen = cmd
+			continue
+		}
+		results[c] = cmd
+		if first == nil {
+			first = cmd
 		}
 	}
-	return chosen
+	return results, first
 }

@@ -290,19 +290,21 @@ func (h hostPort) conflicts(o hostPort) bool {
 
 func hostPortsOf(p *corev1.Pod) []hostPort {
 	var out []hostPort
-	for _, c := range slices.Concat(p.Spec.InitContainers, p.Spec.Containers) {
-		for _, port := range c.Ports {
-			if port.HostPort <= 0 {
-				continue
+	for _, cs := range [][]corev1.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for i := range cs { // by index: a Container is large to copy, and most pods have no host port
+			for _, port := range cs[i].Ports {
+				if port.HostPort <= 0 {
+					continue
+				}
+				ip, proto := port.HostIP, port.Protocol
+				if ip == "" {
+					ip = "0.0.0.0"
+				}
+				if proto == "" {
+					proto = corev1.ProtocolTCP
+				}
+				out = append(out, hostPort{ip: ip, port: port.HostPort, protocol: proto})
 			}
-			ip, proto := port.HostIP, port.Protocol
-			if ip == "" {
-				ip = "0.0.0.0"
-			}
-			if proto == "" {
-				proto = corev1.ProtocolTCP
-			}
-			out = append(out, hostPort{ip: ip, port: port.HostPort, protocol: proto})
 		}
 	}
 	return out

@@ -68,13 +68,37 @@ type Prepared struct {
 	wellKnown func(string) bool
 	// preferNoSchedule is set when some NodePool has a PreferNoSchedule taint.
 	preferNoSchedule bool
+	// nodes keeps, by name, what solves read of each existing node and never change.
+	nodes map[string]*nodeStatic
+}
+
+// nodeStatic is what a solve reads of an existing node without changing it. A Prepared sees one
+// snapshot, so a node's name identifies it across its solves; disruption solves the same nodes
+// hundreds of times per pass.
+type nodeStatic struct {
+	reqs      requirements.Requirements
+	available vec // allocatable less what was requested before the solve
+	ports     []hostPort
+}
+
+func (p *Prepared) static(n *ExistingNode) *nodeStatic {
+	if st, ok := p.nodes[n.Name]; ok {
+		return st
+	}
+	st := &nodeStatic{reqs: requirements.FromLabels(n.Labels), available: p.space.vec(n.Allocatable)}
+	st.available.subInPlace(p.space.vec(n.Requested))
+	for _, pod := range n.Pods {
+		st.ports = append(st.ports, hostPortsOf(pod)...)
+	}
+	p.nodes[n.Name] = st
+	return st
 }
 
 // Prepare builds the reusable part of a solve from in's NodePools, DaemonSets and options; the
 // resources of in.Nodes and in.Pods are known to every later Solve (a pod asking for a resource
 // nothing offers cannot be placed).
 func Prepare(in *Input) *Prepared {
-	p := &Prepared{in: in, space: newSpace()}
+	p := &Prepared{in: in, space: newSpace(), nodes: map[string]*nodeStatic{}}
 	// The labels every launched node carries: Karpenter's, the cloud's, and its hostname.
 	p.wellKnown = karpv1.WellKnownLabels().Insert(in.WellKnownLabels...).Insert(corev1.LabelHostname).Has
 	for _, pod := range in.Pods {
@@ -181,12 +205,9 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 		return 1
 	})
 	for _, n := range nodes {
-		en := &existingNode{in: n, reqs: requirements.FromLabels(n.Labels),
-			available: s.space.vec(n.Allocatable), used: make(vec, len(s.space.names))}
-		en.available.subInPlace(s.space.vec(n.Requested))
-		for _, p := range n.Pods {
-			en.ports = append(en.ports, hostPortsOf(p)...)
-		}
+		st := s.prep.static(n)
+		// ports is clipped: a pod placed here appends to a copy, not to the shared slice.
+		en := &existingNode{in: n, reqs: st.reqs, available: st.available, used: make(vec, len(s.space.names)), ports: slices.Clip(st.ports)}
 		s.existing = append(s.existing, en)
 		s.candidates = append(s.candidates, en)
 	}
@@ -424,6 +445,9 @@ func (s *scheduler) countExistingPods() {
 				}
 			}
 		}
+	}
+	if len(s.topo.groups) == 0 {
+		return // no pod to place has a topology constraint: nothing to count
 	}
 	for _, n := range s.existing {
 		for _, p := range n.in.Pods {

@@ -1,0 +1,143 @@
+package autoscaler_test
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/nodepilot/nodepilot/engine/autoscaler"
+	"github.com/nodepilot/nodepilot/engine/cost"
+	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/provisioning"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+)
+
+const (
+	fleetDeployments = 50
+	fleetReplicas    = 100
+)
+
+// fleet provisions 5,000 pods of 50 Deployments of mixed shapes (250m to 2 CPUs, 1 to 8 GiB per
+// CPU) on the embedded catalog's current-generation on-demand c, m and r types of 2 to 8 vCPUs,
+// about 600 nodes, and stops the autoscaler.
+func fleet(tb testing.TB) *harness {
+	tb.Helper()
+	types, err := enginetest.CatalogInstanceTypes()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h := newHarnessWith(tb, []enginetest.Option{enginetest.WithInstanceTypes(types)})
+	h.NodePool("default",
+		enginetest.Require(awsv1.LabelInstanceCategory, corev1.NodeSelectorOpIn, "c", "m", "r"),
+		enginetest.Require(awsv1.LabelInstanceGeneration, corev1.NodeSelectorOpGt, "5"),
+		enginetest.Require(awsv1.LabelInstanceCPU, corev1.NodeSelectorOpIn, "2", "4", "8"))
+	rng := rand.New(rand.NewSource(7))
+	cpus := []int64{250, 500, 1000, 2000}
+	gibPerCPU := []int64{1, 2, 4, 8}
+	for d := range fleetDeployments {
+		cpu := cpus[rng.Intn(len(cpus))]
+		mem := cpu * gibPerCPU[rng.Intn(len(gibPerCPU))] << 30 / 1000
+		h.Deployment(fmt.Sprintf("app-%d", d), fleetReplicas, corev1.ResourceList{
+			corev1.ResourceCPU:    *resource.NewMilliQuantity(cpu, resource.DecimalSI),
+			corev1.ResourceMemory: *resource.NewQuantity(mem, resource.BinarySI)})
+	}
+	h.Advance(3*time.Minute, 10*time.Second)
+	if err := h.CheckPodsRunning(); err != nil {
+		tb.Fatal(err)
+	}
+	h.stop()
+	return h
+}
+
+// halve scales every Deployment of the fleet to half, the autoscaler still stopped: every node
+// is left part empty, for disruption to consolidate.
+func halve(h *harness) {
+	for d := range fleetDeployments {
+		h.Scale(fmt.Sprintf("app-%d", d), fleetReplicas/2)
+	}
+	h.Advance(time.Minute, 10*time.Second) // the removed pods' grace period
+}
+
+// fleetBounds are issue 2's lower bound, the fractional optimum and what a fresh plan (the
+// scheduler buying for every running pod from scratch) costs, for the pods of the NodePool
+// "default".
+func fleetBounds(tb testing.TB, h *harness) (lower, optimum, fresh float64) {
+	tb.Helper()
+	snap := h.Cluster.Snapshot()
+	cat := provisioning.LoadCatalog(tb.Context(), h.Cloud, snap)
+	pt := cat.Pools["default"]
+	np := scheduling.FromNodePool(pt.NodePool, pt.Types, nil)
+	d := cost.DemandOf(snap.Pods)
+	plan := scheduling.Solve(&scheduling.Input{NodePools: []scheduling.NodePool{np}, Pods: snap.Pods})
+	if len(plan.Unschedulable) > 0 {
+		tb.Fatalf("a fresh plan leaves %d pods unschedulable", len(plan.Unschedulable))
+	}
+	return cost.LowerBound(d, np), cost.FractionalOptimum(d, np), plan.TotalPricePerHour()
+}
+
+func (h *harness) managedCount() int { return len(h.managedNodes()) }
+
+// BenchmarkConsolidationPass measures one disruption pass (a dry run: decide, journal, change
+// nothing) over the fleet, full and then halved: candidates, budgets, emptiness, drift,
+// multi-node and single-node consolidation, each simulated with the scheduler.
+func BenchmarkConsolidationPass(b *testing.B) {
+	h := fleet(b)
+	b.Run("full", func(b *testing.B) { benchmarkPass(b, h) })
+	halve(h)
+	b.Run("halved", func(b *testing.B) { benchmarkPass(b, h) })
+}
+
+func benchmarkPass(b *testing.B, h *harness) {
+	opts := autoscaler.DefaultOptions().Disruption
+	opts.DryRun = true
+	c := disruption.New(h.Cluster, h.API, h.Cloud, h.journal, h.Clock, opts)
+	b.ResetTimer()
+	for range b.N {
+		if err := c.Reconcile(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(h.managedCount()), "nodes")
+	b.ReportMetric(float64(len(h.Cluster.Snapshot().Pods)), "pods")
+	if ds := h.decisions(true); len(ds) > 0 {
+		d := ds[len(ds)-1]
+		b.ReportMetric(float64(len(d.Nodes)), "nodes-in-decision")
+		b.ReportMetric(d.PriceBefore-d.PriceAfter, "$/h-saved")
+	}
+}
+
+// TestConsolidationAfterTheWorkloadHalves lets the autoscaler consolidate the halved fleet for an
+// hour, or until five minutes pass without a decision, and compares what the fleet costs then
+// with a fresh plan for the same pods and with what no fleet can beat. Consolidation moves pods
+// only where they fit, one command at a time, each launching at most one node (Karpenter's
+// rules), so it cannot repack the fleet as a fresh plan does; it must come within 20% of one.
+func TestConsolidationAfterTheWorkloadHalves(t *testing.T) {
+	h := fleet(t)
+	halve(h)
+	nodesBefore, costBefore := h.managedCount(), h.HourlyCost()
+	h.start()
+	for range 12 {
+		decided := len(h.decisions(false))
+		h.Advance(5*time.Minute, 10*time.Second)
+		if len(h.decisions(false)) == decided {
+			break
+		}
+	}
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	lower, optimum, fresh := fleetBounds(t, h)
+	final := h.HourlyCost()
+	t.Logf("%d nodes at $%.2f/h -> %d nodes at $%.2f/h after %d decisions: x%.3f a fresh plan ($%.2f/h), x%.3f the fractional optimum ($%.2f/h), x%.3f issue 2's bound ($%.2f/h)",
+		nodesBefore, costBefore, h.managedCount(), final, len(h.decisions(false)), final/fresh, fresh, final/optimum, optimum, final/lower, lower)
+	if final/fresh > 1.2 {
+		t.Errorf("the consolidated fleet costs %.3f x a fresh plan, want at most 1.2", final/fresh)
+	}
+}
