@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/ui/skin"
 	"github.com/nodepilot/nodepilot/ui/uitest"
@@ -311,4 +312,21 @@ func TestNarrowDashboardCyclesPanes(t *testing.T) {
 	}
 	h.keys("<Backtab>")
 	h.has("Pending(why)")
+}
+
+// unsynced serves a snapshot taken before the informers synced.
+type unsynced struct{ *uitest.Fake }
+
+func (u unsynced) Snapshot() *state.Snapshot {
+	s := *u.Fake.Snapshot()
+	s.Synced = false
+	return &s
+}
+
+func TestHeaderSaysWhileSyncing(t *testing.T) {
+	f := uitest.New(uitest.Small())
+	h := newHarness(t, unsynced{f}, f, skin.Default(), 160, 30)
+	h.has("syncing with the API server")
+	h2 := newHarness(t, f, f, skin.Default(), 160, 30)
+	h2.lacks("syncing")
 }

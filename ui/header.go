@@ -25,6 +25,9 @@ func (c *Console) drawHeader(screen tcell.Screen, x, y, w int) int {
 	line1 := append(field("Context", orDash(i.Context), value), field("Cluster", orDash(i.Cluster), value)...)
 	line1 = append(line1, field("K8s", orDash(i.KubernetesVersion), value)...)
 	line1 = append(line1, field("Autoscaler", i.Mode(), c.modeStyle())...)
+	if c.world != nil && !c.world.Snapshot.Synced {
+		line1 = append(line1, span{"syncing with the API server…", style(s.Frame.Status.Pending, s.Body.Bg)})
+	}
 	body := c.pal.body()
 	line(screen, x, y, w, body, append([]span{{" ", body}}, line1...))
 	if used := spansWidth(line1) + 1; w-used > len(logo)+2 {
