@@ -82,9 +82,10 @@ type action struct {
 	// help is the help screen's sentence.
 	help string
 	perm perm
-	// hint shows the action in the hint line (all actions are in the help screen).
-	hint bool
-	do   func()
+	// hint shows the action in the hint line (all actions are in the help screen); sort
+	// actions share one hint ("<Shift-N/A/C> sort").
+	hint, sort bool
+	do         func()
 }
 
 // keymap is an ordered set of actions; earlier entries win.
@@ -129,7 +130,7 @@ func (m keymap) hints(i Info) keymap {
 func (m keymap) sortKeys() string {
 	var letters []string
 	for _, a := range m {
-		if a.key.upper() && strings.HasPrefix(a.name, "sort") {
+		if a.sort {
 			letters = append(letters, string(a.key.r))
 		}
 	}

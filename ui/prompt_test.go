@@ -80,7 +80,7 @@ func TestKeymapModes(t *testing.T) {
 		{key: runeKey('d'), name: "describe", hint: true},
 		{key: runeKey('c'), name: "cordon", perm: permWrite, hint: true},
 		{key: runeKey('p'), name: "pause", perm: permSteer, hint: true},
-		{key: runeKey('N'), name: "sort name"},
+		{key: runeKey('N'), name: "sort name", sort: true},
 		{key: runeKey('d'), name: "shadowed"},
 	}
 	names := func(m keymap) (out []string) {

@@ -43,7 +43,7 @@ func (c *Console) tableKeys(p *pane) keymap {
 			continue
 		}
 		km = append(km, action{key: runeKey(col.Sort), name: "sort " + strings.ToLower(col.Name), help: "sort by " + col.Name + " (again: reverse)",
-			do: func() { c.sortBy(p, i) }})
+			sort: true, do: func() { c.sortBy(p, i) }})
 	}
 	return km
 }
