@@ -1,0 +1,49 @@
+package disruption
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/provisioning"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// Simulation is what disrupting one node alone would do now: a Command, or why it would not
+// happen (a Blocked* reason and its message).
+type Simulation struct {
+	Command         *Command
+	Reason, Message string
+}
+
+// Simulate says what consolidating one node alone would do on snap: deleting it when it runs no
+// pod that must move, else what single-node consolidation would decide. Budgets and
+// consolidateAfter are left out (the journal says when they block): this answers "and if they
+// did not?". The console's explain runs it; it changes nothing.
+func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *state.Snapshot, node string, opts Options, now time.Time) (Simulation, error) {
+	sn := snap.NodeByName(node)
+	if sn == nil {
+		return Simulation{}, fmt.Errorf("node %q not found", node)
+	}
+	if !sn.Managed() {
+		return Simulation{Reason: "Unmanaged", Message: "no NodeClaim manages it: nodepilot never disrupts it"}, nil
+	}
+	cat := provisioning.LoadCatalog(ctx, cloud, snap)
+	cand, blk := candidate(sn, snap, cat, newPDBIndex(snap.PDBs), now)
+	if blk != nil {
+		return Simulation{Reason: blk.reason, Message: blk.message}, nil
+	}
+	if len(cand.Reschedulable) == 0 {
+		return Simulation{Command: &Command{Method: MethodEmptiness, Reason: karpv1.DisruptionReasonEmpty, Candidates: []*Candidate{cand}, PriceBefore: cand.Price}}, nil
+	}
+	sim := &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels,
+		opts: scheduling.Options{PreferencePolicy: opts.PreferencePolicy}}
+	cmd, blk := sim.consolidate(MethodSingleNode, []*Candidate{cand}, opts.SpotToSpot)
+	if blk != nil {
+		return Simulation{Reason: blk.reason, Message: blk.message}, nil
+	}
+	return Simulation{Command: cmd}, nil
+}
