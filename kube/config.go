@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -31,4 +32,22 @@ func RESTConfig(path, context string) (*rest.Config, error) {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
 	return cfg, nil
+}
+
+// ContextName names the context RESTConfig(path, context) uses, for display: context when given,
+// else the kubeconfig's current context, else "in-cluster" inside a pod, else "".
+func ContextName(path, context string) string {
+	if context != "" {
+		return context
+	}
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = path
+	raw, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).RawConfig()
+	switch {
+	case err == nil && raw.CurrentContext != "":
+		return raw.CurrentContext
+	case os.Getenv("KUBERNETES_SERVICE_HOST") != "":
+		return "in-cluster"
+	}
+	return ""
 }

@@ -41,13 +41,14 @@ func TestRESTConfig(t *testing.T) {
 		name                     string
 		path, context, env, home string
 		wantHost, wantToken      string
+		wantContext              string // ContextName's answer
 		wantErr                  string // the error contains it
 		wantNoConfig             bool
 	}{
-		{name: "flag, current context", path: path, wantHost: "https://a.example", wantToken: "token-a"},
-		{name: "flag and context", path: path, context: "b", wantHost: "https://b.example", wantToken: "token-b"},
-		{name: "flag wins over KUBECONFIG", path: path, env: "/nonexistent", wantHost: "https://a.example", wantToken: "token-a"},
-		{name: "KUBECONFIG", env: path, context: "b", wantHost: "https://b.example", wantToken: "token-b"},
+		{name: "flag, current context", path: path, wantHost: "https://a.example", wantToken: "token-a", wantContext: "a"},
+		{name: "flag and context", path: path, context: "b", wantHost: "https://b.example", wantToken: "token-b", wantContext: "b"},
+		{name: "flag wins over KUBECONFIG", path: path, env: "/nonexistent", wantHost: "https://a.example", wantToken: "token-a", wantContext: "a"},
+		{name: "KUBECONFIG", env: path, context: "b", wantHost: "https://b.example", wantToken: "token-b", wantContext: "b"},
 		{name: "unknown context", path: path, context: "c", wantErr: `context "c"`},
 		{name: "missing file", path: filepath.Join(dir, "missing"), wantErr: filepath.Join(dir, "missing")},
 		{name: "nothing", wantNoConfig: true},
@@ -59,6 +60,9 @@ func TestRESTConfig(t *testing.T) {
 			t.Setenv("KUBECONFIG", tc.env)
 			t.Setenv("KUBERNETES_SERVICE_HOST", "") // not in a cluster
 			cfg, err := kube.RESTConfig(tc.path, tc.context)
+			if got := kube.ContextName(tc.path, tc.context); err == nil && got != tc.wantContext {
+				t.Errorf("ContextName = %q, want %q", got, tc.wantContext)
+			}
 			switch {
 			case tc.wantNoConfig:
 				if !errors.Is(err, kube.ErrNoConfig) || err.Error() != "no Kubernetes config: set --kubeconfig or KUBECONFIG, or run in a cluster" {
