@@ -41,6 +41,18 @@ const (
 	BlockedValidationRejected = "ValidationRejected"
 )
 
+// Forbidden reports whether a blocked reason is a rule that forbids a disruption (a budget, a
+// PodDisruptionBudget, do-not-disrupt, spot-to-spot off), as opposed to a state the node passes
+// through (not initialized, nominated, consolidateAfter) or a finding that disrupting it would not
+// pay. Operators look for the former among decisions; the latter stay in a node's explanation.
+func Forbidden(reason string) bool {
+	switch reason {
+	case BlockedBudget, BlockedPDB, BlockedDoNotDisrupt, BlockedSpotToSpot:
+		return true
+	}
+	return false
+}
+
 // Candidate is a node disruption may take: managed, initialized, not nominated or already
 // disrupting, with no pod that forbids it.
 type Candidate struct {

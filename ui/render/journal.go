@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 )
 
@@ -12,11 +13,14 @@ import (
 func EntryKey(e *journal.Entry) string { return "seq:" + strconv.FormatUint(e.Seq, 10) }
 
 // IsDecision reports whether an entry belongs in :decisions: a disruption decision and what
-// followed it, a validation, or a refusal to disrupt.
+// followed it, a validation, or a rule forbidding a disruption. Other blockers (not initialized,
+// nominated, nothing cheaper) are in :events and in the node's explanation.
 func IsDecision(e *journal.Entry) bool {
 	switch e.Kind {
-	case journal.KindDisruption, journal.KindValidation, journal.KindBlocked:
+	case journal.KindDisruption, journal.KindValidation:
 		return true
+	case journal.KindBlocked:
+		return disruption.Forbidden(e.Reason)
 	}
 	return false
 }
@@ -150,7 +154,7 @@ func EventRow(e *journal.Entry, now time.Time) *Row {
 	switch {
 	case e.Kind == journal.KindInterruption:
 		tone = Severity(e.Reason)
-	case IsDecision(e) && tone == ToneNormal:
+	case (IsDecision(e) || e.Kind == journal.KindBlocked) && tone == ToneNormal:
 		tone = MethodTone(e)
 	}
 	return &Row{
