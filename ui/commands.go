@@ -24,7 +24,7 @@ func commands() []command {
 		{"nodes", []string{"no", "node"}, "nodes by capacity type and zone", func(c *Console) { c.openKind(model.KindNodes) }},
 		{"nodeclaims", []string{"nc", "nodeclaim"}, "NodeClaims", func(c *Console) { c.openKind(model.KindNodeClaims) }},
 		{"pods", []string{"po", "pod"}, "every pod", func(c *Console) { c.openKind(model.KindPods) }},
-		{"decisions", []string{"dec", "decision"}, "disruption decisions and blockers", func(c *Console) { c.openKind(model.KindDecisions) }},
+		{"decisions", []string{"dec", "decision"}, "disruption decisions, and the rules that forbid one", func(c *Console) { c.openKind(model.KindDecisions) }},
 		{"interruptions", []string{"int", "interruption"}, "spot interruptions and other instance events", func(c *Console) { c.openKind(model.KindInterruptions) }},
 		{"events", []string{"ev", "event", "journal"}, "every journal entry", func(c *Console) { c.openKind(model.KindEvents) }},
 		{"skins", []string{"skin"}, "pick a skin", func(c *Console) { c.openKind(model.KindSkins) }},
