@@ -1,0 +1,145 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cost"
+	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/pods"
+	"github.com/nodepilot/nodepilot/engine/provisioning"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+	"github.com/nodepilot/nodepilot/engine/state"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+	"github.com/nodepilot/nodepilot/ui"
+)
+
+// Console is the console's Backend over a running App: it reads the App's state and journal,
+// explains with the engine's simulations, and acts through the App's writer and autoscaler.
+type Console struct {
+	app     *App
+	context string
+}
+
+var _ ui.Backend = (*Console)(nil)
+
+// Console returns the console's Backend; context names the kubeconfig context for the header.
+func (a *App) Console(context string) *Console { return &Console{app: a, context: context} }
+
+// Snapshot implements ui.Backend.
+func (c *Console) Snapshot() *state.Snapshot { return c.app.Cluster.Snapshot() }
+
+// Changes implements ui.Backend.
+func (c *Console) Changes() <-chan struct{} { return c.app.Cluster.Subscribe() }
+
+// Journal implements ui.Backend.
+func (c *Console) Journal() *journal.Journal { return c.app.Journal }
+
+// Provisioning implements ui.Backend: nil when read-only (nothing provisions).
+func (c *Console) Provisioning() *provisioning.Outcome {
+	if c.app.Autoscaler == nil {
+		return nil
+	}
+	return c.app.Autoscaler.Provisioner.Last()
+}
+
+// Price implements ui.Backend.
+func (c *Console) Price(sn *state.Node) (cost.Price, bool) { return cost.Node(sn, c.app.InstanceType) }
+
+// ExplainPod implements ui.Backend: the provisioner's placement of the pod on the state now.
+func (c *Console) ExplainPod(ctx context.Context, pod *corev1.Pod) (*scheduling.PodError, error) {
+	opts := c.app.opts.Autoscaler.Provisioning
+	opts.WellKnownLabels = awsv1.WellKnownLabels().UnsortedList()
+	return provisioning.ExplainPod(ctx, c.app.Provider, c.app.Cluster.Snapshot(), pod, opts), nil
+}
+
+// ExplainNode implements ui.Backend: the journal's blocker, and what consolidating the node
+// alone would do.
+func (c *Console) ExplainNode(ctx context.Context, node string) (ui.NodeExplanation, error) {
+	var x ui.NodeExplanation
+	if e, ok := c.app.Journal.WhyNot(node); ok {
+		x.Blocked = &e
+	}
+	opts := c.app.opts.Autoscaler.Disruption
+	opts.WellKnownLabels = awsv1.WellKnownLabels().UnsortedList()
+	sim, err := disruption.Simulate(ctx, c.app.Provider, c.app.Cluster.Snapshot(), node, opts, c.app.opts.Clock.Now())
+	if err != nil {
+		return x, err
+	}
+	x.Consolidation = consolidation(sim)
+	return x, nil
+}
+
+// consolidation turns a simulation into what the console shows.
+func consolidation(sim disruption.Simulation) *ui.Consolidation {
+	cmd := sim.Command
+	if cmd == nil {
+		return &ui.Consolidation{Reason: sim.Reason + ": " + sim.Message}
+	}
+	return &ui.Consolidation{Decision: cmd.Decision(), Replacements: cmd.ReplacementTypes(), PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter}
+}
+
+// Info implements ui.Backend.
+func (c *Console) Info() ui.Info {
+	i := ui.Info{Context: c.context, Cluster: c.app.opts.ClusterName, KubernetesVersion: "v" + c.app.KubernetesVersion,
+		ReadOnly: c.app.opts.ReadOnly, DryRun: c.app.opts.Autoscaler.DryRun}
+	if c.app.Autoscaler != nil {
+		i.Paused = c.app.Autoscaler.Paused()
+	}
+	return i
+}
+
+// Cordon implements ui.Backend.
+func (c *Console) Cordon(ctx context.Context, node string, on bool) error {
+	_, err := c.app.Writer.UpdateNode(ctx, node, func(n *corev1.Node) error {
+		n.Spec.Unschedulable = on
+		return nil
+	})
+	return err
+}
+
+// Drain implements ui.Backend: it cordons the node and asks the Eviction API to evict each pod
+// that a drain moves (not DaemonSet or mirror pods), as kubectl drain does. A PodDisruptionBudget
+// that refuses an eviction is reported; the pods it protects stay.
+func (c *Console) Drain(ctx context.Context, node string) error {
+	if err := c.Cordon(ctx, node, true); err != nil {
+		return err
+	}
+	sn := c.app.Cluster.Snapshot().NodeByName(node)
+	if sn == nil {
+		return fmt.Errorf("node %q not found", node)
+	}
+	var errs []error
+	for _, p := range sn.Pods {
+		if !pods.IsEvictable(p) || pods.IsOwnedByDaemonSet(p) {
+			continue
+		}
+		if err := c.app.Writer.Evict(ctx, p); err != nil {
+			errs = append(errs, fmt.Errorf("evicting %s/%s: %w", p.Namespace, p.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// DeleteNodeClaim implements ui.Backend: termination drains the node and terminates the instance.
+func (c *Console) DeleteNodeClaim(ctx context.Context, name string) error {
+	return c.app.Writer.DeleteNodeClaim(ctx, name)
+}
+
+// Pause implements ui.Backend.
+func (c *Console) Pause() {
+	if c.app.Autoscaler != nil {
+		c.app.Autoscaler.Pause()
+	}
+}
+
+// Resume implements ui.Backend.
+func (c *Console) Resume() {
+	if c.app.Autoscaler != nil {
+		c.app.Autoscaler.Resume()
+	}
+}
