@@ -104,14 +104,13 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		}
 		cmd := c.pending
 		c.pending = nil
-		if fresh, why := c.validate(snap, cat, cmd, now); why != "" {
+		fresh, why := c.validate(snap, cat, cmd, now)
+		if why != "" {
 			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindValidation, Method: cmd.Method, Reason: BlockedValidationRejected,
 				Nodes: cmd.Nodes(), Message: fmt.Sprintf("abandoning %s after validation: %s", cmd.Method, why)})
 			return nil
-		} else {
-			cmd = fresh
 		}
-		return c.execute(ctx, cmd, now)
+		return c.execute(ctx, fresh, now)
 	}
 	p := c.newPass(snap, cat, now)
 	cmd := p.decide()
