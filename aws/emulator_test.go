@@ -994,3 +994,31 @@ func TestEmulatorRepeatedFailuresAreLoggedOnce(t *testing.T) {
 		t.Errorf("%d warnings for one repeated failure, want 1:\n%s", n, logged.String())
 	}
 }
+
+// TestEmulatorConcurrentLaunchesShareOneInstanceProfile launches several NodeClaims of a new
+// EC2NodeClass at once, as a provisioning batch does: every launch succeeds, and the node class's
+// instance profile is created and given its role once.
+func TestEmulatorConcurrentLaunchesShareOneInstanceProfile(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	if _, err := env.p.InstanceTypes(ctx, testNodePool()); err != nil {
+		t.Fatal(err)
+	}
+	const launches = 8
+	errs := make([]error, launches)
+	var wg sync.WaitGroup
+	for i := range launches {
+		wg.Go(func() {
+			_, errs[i] = env.p.Create(ctx, testNodeClaim("default-"+strconv.Itoa(i), in(corev1.LabelArchStable, "amd64")))
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("concurrent launches failed: %v", err)
+	}
+	calls := env.em.CallCounts()
+	if calls["CreateInstanceProfile"] != 1 || calls["AddRoleToInstanceProfile"] != 1 {
+		t.Errorf("CreateInstanceProfile called %d times, AddRoleToInstanceProfile %d; want 1 each",
+			calls["CreateInstanceProfile"], calls["AddRoleToInstanceProfile"])
+	}
+}

@@ -30,6 +30,13 @@ func (p *Provider) instanceProfile(ctx context.Context, nc *awsv1.EC2NodeClass) 
 	if _, ok := p.profileCache.get(key); ok {
 		return name, nil
 	}
+	// One caller at a time creates the profile and gives it its role: IAM refuses a second
+	// CreateInstanceProfile and a second role, and a provisioning batch launches at once.
+	p.profileMu.Lock()
+	defer p.profileMu.Unlock()
+	if _, ok := p.profileCache.get(key); ok {
+		return name, nil
+	}
 	if err := p.ensureInstanceProfile(ctx, nc, name, role); err != nil {
 		return "", fmt.Errorf("ec2nodeclass %q: instance profile %q for role %q: %w", nc.Name, name, role, err)
 	}

@@ -112,6 +112,7 @@ type Provider struct {
 	securityGroupCache *ttlCache[[]securityGroup]
 	amiCache           *ttlCache[[]ami]
 	profileCache       *ttlCache[string]
+	profileMu          sync.Mutex // serialises instance profile creation
 	templateCache      *ttlCache[struct{}]
 }
 
