@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
 // ErrNoConfig is returned by RESTConfig when there is neither a kubeconfig nor an in-cluster
@@ -40,9 +42,7 @@ func ContextName(path, context string) string {
 	if context != "" {
 		return context
 	}
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = path
-	raw, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).RawConfig()
+	raw, err := rawConfig(path)
 	switch {
 	case err == nil && raw.CurrentContext != "":
 		return raw.CurrentContext
@@ -50,4 +50,39 @@ func ContextName(path, context string) string {
 		return "in-cluster"
 	}
 	return ""
+}
+
+// EKSCluster returns the EKS cluster name and region of the context RESTConfig(path, context)
+// uses, read from the name of the context's cluster as `aws eks update-kubeconfig` writes it (an
+// ARN, arn:aws:eks:REGION:ACCOUNT:cluster/NAME) or eksctl does (NAME.REGION.eksctl.io); "" and ""
+// for any other cluster.
+func EKSCluster(path, context string) (name, region string) {
+	raw, err := rawConfig(path)
+	if err != nil {
+		return "", ""
+	}
+	if context == "" {
+		context = raw.CurrentContext
+	}
+	c, ok := raw.Contexts[context]
+	if !ok {
+		return "", ""
+	}
+	cluster := c.Cluster
+	if parts := strings.Split(cluster, ":"); len(parts) == 6 && parts[0] == "arn" && parts[2] == "eks" && strings.HasPrefix(parts[5], "cluster/") {
+		return strings.TrimPrefix(parts[5], "cluster/"), parts[3]
+	}
+	if rest, ok := strings.CutSuffix(cluster, ".eksctl.io"); ok {
+		if i := strings.LastIndexByte(rest, '.'); i > 0 {
+			return rest[:i], rest[i+1:]
+		}
+	}
+	return "", ""
+}
+
+// rawConfig loads the kubeconfig as RESTConfig does, without resolving a context.
+func rawConfig(path string) (clientcmdapi.Config, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = path
+	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).RawConfig()
 }

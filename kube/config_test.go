@@ -80,3 +80,37 @@ func TestRESTConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestEKSCluster reads an EKS cluster's name and region from the kubeconfig's cluster names, as
+// the AWS CLI and eksctl write them, and nothing from other clusters.
+func TestEKSCluster(t *testing.T) {
+	cfg := clientcmdapi.NewConfig()
+	for ctx, cluster := range map[string]string{
+		"cli":      "arn:aws:eks:eu-west-1:123456789012:cluster/prod-eu",
+		"gov":      "arn:aws-us-gov:eks:us-gov-west-1:123456789012:cluster/gov",
+		"eksctl":   "shop.us-east-2.eksctl.io",
+		"kind":     "kind-dev",
+		"role-arn": "arn:aws:iam::123456789012:role/admin",
+	} {
+		cfg.Clusters[cluster] = &clientcmdapi.Cluster{Server: "https://" + ctx + ".example"}
+		cfg.Contexts[ctx] = &clientcmdapi.Context{Cluster: cluster}
+	}
+	cfg.CurrentContext = "cli"
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ context, wantName, wantRegion string }{
+		{"", "prod-eu", "eu-west-1"},
+		{"cli", "prod-eu", "eu-west-1"},
+		{"gov", "gov", "us-gov-west-1"},
+		{"eksctl", "shop", "us-east-2"},
+		{"kind", "", ""},
+		{"role-arn", "", ""},
+		{"missing", "", ""},
+	} {
+		if name, region := kube.EKSCluster(path, tc.context); name != tc.wantName || region != tc.wantRegion {
+			t.Errorf("EKSCluster(%q) = %q, %q; want %q, %q", tc.context, name, region, tc.wantName, tc.wantRegion)
+		}
+	}
+}
