@@ -119,7 +119,7 @@ func (c *Console) Drain(ctx context.Context, node string) error {
 			continue
 		}
 		if err := c.app.Writer.Evict(ctx, p); err != nil {
-			errs = append(errs, fmt.Errorf("evicting %s/%s: %w", p.Namespace, p.Name, err))
+			errs = append(errs, err) // it names the pod
 		}
 	}
 	return errors.Join(errs...)

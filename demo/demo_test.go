@@ -23,23 +23,7 @@ import (
 // client-go and aws-sdk-go-v2: scale out, scale in, a spot interruption, a budget that blocks, a
 // PodDisruptionBudget that holds during a drain.
 func TestSeedStoryEndToEnd(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
-	defer cancel()
-	opts := DefaultOptions()
-	opts.Dir = t.TempDir()
-	env, err := Start(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(env.Close)
-	done := make(chan error, 1)
-	go func() { done <- env.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("nodepilot stopped with %v", err)
-		}
-	})
+	ctx, env := runDemo(t, 8*time.Minute)
 	kube := env.App.Clients.Kube
 
 	t.Log("scale out: inflate's five one-CPU pods and api's three land on one new node and run")
@@ -114,6 +98,29 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 			t.Logf("journal %s %-14s %-22s %s", e.Time.Format("15:04:05"), e.Kind, e.Reason, e.Message)
 		}
 	}
+}
+
+// runDemo starts the demo environment and runs nodepilot in it for at most timeout; when the
+// test ends, nodepilot must stop cleanly and the environment is closed.
+func runDemo(t *testing.T, timeout time.Duration) (context.Context, *Environment) {
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
+	opts := DefaultOptions()
+	opts.Dir = t.TempDir()
+	env, err := Start(ctx, opts)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(env.Close)
+	done := make(chan error, 1)
+	go func() { done <- env.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("nodepilot stopped with %v", err)
+		}
+	})
+	return ctx, env
 }
 
 func waitFor(t testing.TB, ctx context.Context, env *Environment, timeout time.Duration, what string, cond func(*state.Snapshot) error) {

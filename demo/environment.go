@@ -38,10 +38,13 @@ type Options struct {
 	Registry   prometheus.Registerer
 }
 
-// DefaultOptions fit the demo's story in a few minutes.
+// DefaultOptions fit the demo's story in a few minutes. Spot-to-spot consolidation is on: the
+// story's spot node keeps the api pods when inflate goes, and only a smaller spot node can take
+// its place.
 func DefaultOptions() Options {
-	return Options{BootDelay: 3 * time.Second, JoinDelay: 2 * time.Second, InterruptionNotice: 20 * time.Second,
-		Autoscaler: autoscaler.DefaultOptions()}
+	as := autoscaler.DefaultOptions()
+	as.Disruption.SpotToSpot = true
+	return Options{BootDelay: 3 * time.Second, JoinDelay: 2 * time.Second, InterruptionNotice: 20 * time.Second, Autoscaler: as}
 }
 
 // Environment is a running demo: the control plane, the emulator and nodepilot over them.
@@ -50,8 +53,10 @@ type Environment struct {
 	Emulator   *emulator.Emulator
 	App        *app.App
 	Kubeconfig string
-	opts       Options
-	instances  *instances
+	// Deployments are the demo's Deployments ("namespace/name"), which the console scales.
+	Deployments []string
+	opts        Options
+	instances   *instances
 }
 
 // Start starts the control plane and the emulator, applies the demo's manifests and builds
@@ -105,7 +110,7 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	if err != nil {
 		return env, err
 	}
-	if err := apply(ctx, env.App.Clients, ClusterName); err != nil {
+	if env.Deployments, err = apply(ctx, env.App.Clients, ClusterName); err != nil {
 		return env, err
 	}
 	return env, nil

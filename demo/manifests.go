@@ -33,38 +33,42 @@ const discoveryKey = "karpenter.sh/discovery"
 
 // apply creates the demo's objects: NodePools and EC2NodeClasses (validated and defaulted as the
 // plan command loads them, their discovery tags pointed at clusterName), then Deployments,
-// PodDisruptionBudgets and Pods. Objects that exist already are left as they are.
-func apply(ctx context.Context, c *kube.Clients, clusterName string) error {
+// PodDisruptionBudgets and Pods. Objects that exist already are left as they are. It returns the
+// Deployments ("namespace/name").
+func apply(ctx context.Context, c *kube.Clients, clusterName string) ([]string, error) {
 	entries, err := fs.Glob(manifestFiles, "manifests/*.yaml")
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var deployments []string
 	for _, name := range entries {
 		data, err := manifestFiles.ReadFile(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		set, err := manifest.Decode(path.Base(name), data)
 		if err != nil {
-			return fmt.Errorf("demo manifests: %w", err)
+			return nil, fmt.Errorf("demo manifests: %w", err)
 		}
 		for _, nc := range set.EC2NodeClasses {
 			pointAt(nc, clusterName)
 			nc.Status = awsv1.EC2NodeClassStatus{}
 			if _, err := c.NodeClasses.Create(ctx, nc); ignoreExists(err) != nil {
-				return fmt.Errorf("%s: creating ec2nodeclass %s: %w", name, nc.Name, err)
+				return nil, fmt.Errorf("%s: creating ec2nodeclass %s: %w", name, nc.Name, err)
 			}
 		}
 		for _, np := range set.NodePools {
 			if _, err := c.NodePools.Create(ctx, np); ignoreExists(err) != nil {
-				return fmt.Errorf("%s: creating nodepool %s: %w", name, np.Name, err)
+				return nil, fmt.Errorf("%s: creating nodepool %s: %w", name, np.Name, err)
 			}
 		}
-		if err := applyWorkloads(ctx, c, name, data); err != nil {
-			return err
+		created, err := applyWorkloads(ctx, c, name, data)
+		if err != nil {
+			return nil, err
 		}
+		deployments = append(deployments, created...)
 	}
-	return nil
+	return deployments, nil
 }
 
 // pointAt makes an EC2NodeClass select what the emulator tags: its discovery tag's value becomes
@@ -83,45 +87,47 @@ func pointAt(nc *awsv1.EC2NodeClass, clusterName string) {
 }
 
 // applyWorkloads creates the Deployments, PodDisruptionBudgets and Pods of one file in the
-// default namespace.
-func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []byte) error {
+// default namespace, and returns the Deployments ("namespace/name").
+func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []byte) ([]string, error) {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var deployments []string
 	for {
 		doc, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return deployments, nil
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", file, err)
+			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 		var meta metav1.TypeMeta
 		if err := yaml.Unmarshal(doc, &meta); err != nil {
-			return fmt.Errorf("%s: %w", file, err)
+			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 		switch meta.Kind {
 		case "Deployment":
 			var d appsv1.Deployment
 			if err := yaml.UnmarshalStrict(doc, &d); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
+				return nil, fmt.Errorf("%s: %w", file, err)
 			}
+			deployments = append(deployments, namespace(d.Namespace)+"/"+d.Name)
 			_, err = c.Kube.AppsV1().Deployments(namespace(d.Namespace)).Create(ctx, &d, metav1.CreateOptions{})
 		case "PodDisruptionBudget":
 			var pdb policyv1.PodDisruptionBudget
 			if err := yaml.UnmarshalStrict(doc, &pdb); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
+				return nil, fmt.Errorf("%s: %w", file, err)
 			}
 			_, err = c.Kube.PolicyV1().PodDisruptionBudgets(namespace(pdb.Namespace)).Create(ctx, &pdb, metav1.CreateOptions{})
 		case "Pod":
 			var p corev1.Pod
 			if err := yaml.UnmarshalStrict(doc, &p); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
+				return nil, fmt.Errorf("%s: %w", file, err)
 			}
 			_, err = c.Kube.CoreV1().Pods(namespace(p.Namespace)).Create(ctx, &p, metav1.CreateOptions{})
 		default:
 			continue
 		}
 		if ignoreExists(err) != nil {
-			return fmt.Errorf("%s: creating %s: %w", file, strings.ToLower(meta.Kind), err)
+			return nil, fmt.Errorf("%s: creating %s: %w", file, strings.ToLower(meta.Kind), err)
 		}
 	}
 }

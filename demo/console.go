@@ -1,0 +1,45 @@
+package demo
+
+import (
+	"context"
+
+	"github.com/nodepilot/nodepilot/app"
+	"github.com/nodepilot/nodepilot/kube"
+	"github.com/nodepilot/nodepilot/ui"
+)
+
+// Console is the console's Backend over the demo: the App's, plus the demo keys and the story.
+type Console struct {
+	*app.Console
+	env   *Environment
+	story *Story
+}
+
+var _ ui.Demo = (*Console)(nil)
+
+// Console returns the console's Backend over the demo, with its story.
+func (e *Environment) Console(story *Story) *Console {
+	return &Console{Console: e.App.Console(kube.ContextName(e.Kubeconfig, "")), env: e, story: story}
+}
+
+// Deployments implements ui.Demo.
+func (c *Console) Deployments() []string { return c.env.Deployments }
+
+// Scale implements ui.Demo.
+func (c *Console) Scale(ctx context.Context, deployment string, delta int) error {
+	return c.env.Scale(ctx, deployment, delta)
+}
+
+// Interrupt implements ui.Demo.
+func (c *Console) Interrupt(ctx context.Context, node string) error {
+	return c.env.Interrupt(ctx, node)
+}
+
+// Autoplay implements ui.Demo.
+func (c *Console) Autoplay() bool { return c.story.Autoplay() }
+
+// SetAutoplay implements ui.Demo.
+func (c *Console) SetAutoplay(on bool) { c.story.SetAutoplay(on) }
+
+// Story implements ui.Demo.
+func (c *Console) Story() string { return c.story.Status() }
