@@ -21,12 +21,13 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/nodepilot/nodepilot/app"
-	"github.com/nodepilot/nodepilot/aws"
+	"github.com/nodepilot/nodepilot/engine/autoscaler"
 	"github.com/nodepilot/nodepilot/kube"
 )
 
 func controllerCommand(out io.Writer) *cobra.Command {
-	var kubeconfig, kubeContext, clusterName, region, queue, metricsAddr, healthAddr, leaseNamespace, logLevel string
+	var cf clusterFlags
+	var metricsAddr, healthAddr, leaseNamespace, logLevel string
 	var leaderElect bool
 	var flags autoscalerFlags
 	cmd := &cobra.Command{
@@ -53,9 +54,9 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 			defer stop()
 			registry := prometheus.NewRegistry()
 			registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-			a, err := app.New(ctx, app.Options{Kubeconfig: kubeconfig, Context: kubeContext, ClusterName: clusterName,
-				AWS: aws.ConfigOptions{Region: region, IMDSRegion: true}, QueueName: queue, Autoscaler: opts,
-				Logger: logger, Registry: registry})
+			appOpts := cf.appOptions(opts, logger)
+			appOpts.Registry = registry
+			a, err := app.New(ctx, appOpts)
 			if err != nil {
 				return err
 			}
@@ -89,17 +90,13 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig path (default: KUBECONFIG, ~/.kube/config, or the in-cluster config)")
-	f.StringVar(&kubeContext, "context", "", "kubeconfig context (default: the current one)")
-	f.StringVar(&clusterName, "cluster-name", "", "the cluster's name: instance tags and, usually, the discovery tag value")
-	f.StringVar(&region, "region", "", "AWS region (default: AWS_REGION, shared config, or instance metadata)")
-	f.StringVar(&queue, "interruption-queue", "", "SQS queue of EventBridge interruption events (default: none)")
+	cf.register(f)
 	f.StringVar(&metricsAddr, "metrics-addr", ":8080", "address serving /metrics")
 	f.StringVar(&healthAddr, "health-addr", ":8081", "address serving /healthz and /readyz")
 	f.BoolVar(&leaderElect, "leader-elect", true, "elect a leader among replicas on a Lease")
 	f.StringVar(&leaseNamespace, "leader-election-namespace", envOr("POD_NAMESPACE", "nodepilot"), "namespace of the leader election Lease")
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
-	flags.register(f)
+	flags.register(f, autoscaler.DefaultOptions())
 	return cmd
 }
 

@@ -15,19 +15,24 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/nodepilot/nodepilot/demo"
+	"github.com/nodepilot/nodepilot/ui/skin"
 )
 
 func demoCommand(out io.Writer) *cobra.Command {
-	var headless bool
+	var headless, noAutoplay bool
 	var kubeconfigOut, dir string
 	var flags autoscalerFlags
+	var console consoleFlags
 	cmd := &cobra.Command{
-		Use:   "demo [--headless] [--kubeconfig-out PATH]",
+		Use:   "demo [--headless] [--no-autoplay] [--kubeconfig-out PATH]",
 		Short: "Run nodepilot on a local control plane and the AWS emulator, with no cloud account",
 		Long: `demo starts a real Kubernetes control plane on 127.0.0.1 (etcd, kube-apiserver, kube-scheduler,
 kube-controller-manager, and kwok to run the nodes' pods), an in-process AWS emulator, the seed NodePools
-and EC2NodeClasses and a few workloads, and runs the autoscaler over them. It writes a kubeconfig so that
-kubectl and k9s can watch and change the same cluster. Ctrl-C stops everything.`,
+and EC2NodeClasses and a few workloads, runs the autoscaler over them and opens the console. A scripted
+story plays (a toggles it): inflate scales out, is scaled to zero and consolidated, scales out again and
+its spot node is interrupted and replaced. + and - scale the selected Deployment, i interrupts the
+selected spot node. It writes a kubeconfig so that kubectl and k9s can watch and change the same
+cluster. Quitting (:q, Ctrl-C) stops everything.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := demo.DefaultOptions()
@@ -35,12 +40,21 @@ kubectl and k9s can watch and change the same cluster. Ctrl-C stops everything.`
 			if opts.Autoscaler, err = flags.options(); err != nil {
 				return err
 			}
+			var ref string
+			var sk *skin.Skin
+			if !headless {
+				if ref, sk, err = console.skinRef(); err != nil {
+					return err
+				}
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			if dir == "" {
 				if dir, err = os.MkdirTemp("", "nodepilot-demo-"); err != nil {
 					return err
 				}
+			} else if err := os.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("--dir %s: %w", dir, err)
 			}
 			logPath := filepath.Join(dir, "nodepilot.log")
 			logFile, err := os.Create(logPath)
@@ -58,28 +72,40 @@ kubectl and k9s can watch and change the same cluster. Ctrl-C stops everything.`
 			}
 			defer env.Close()
 			fmt.Fprintf(out, "demo cluster ready: kubectl --kubeconfig %s get nodes\nlogs: %s\n", env.Kubeconfig, logPath)
-			if !headless {
-				fmt.Fprintln(out, "(the console is not built yet: streaming status as with --headless)")
-			}
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
 			done := make(chan error, 1)
 			go func() { done <- env.Run(ctx) }()
-			streamStatus(ctx, out, env)
-			return <-done
+			story := env.NewStory(!noAutoplay)
+			go story.Run(ctx)
+			if headless {
+				streamStatus(ctx, out, env, story)
+				return <-done
+			}
+			err = runConsole(ctx, env.Console(story), ref, sk, opts.Logger)
+			cancel()
+			if runErr := <-done; err == nil {
+				err = runErr
+			}
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "stream a one-line status per change instead of opening the console")
+	cmd.Flags().BoolVar(&noAutoplay, "no-autoplay", false, "start with the story held (a plays it in the console)")
 	cmd.Flags().StringVar(&kubeconfigOut, "kubeconfig-out", "", "also write the demo cluster's kubeconfig here")
 	cmd.Flags().StringVar(&dir, "dir", "", "keep the control plane's files and logs here (default: a new temporary folder)")
-	flags.register(cmd.Flags())
+	flags.register(cmd.Flags(), demo.DefaultOptions().Autoscaler)
+	console.registerSkin(cmd.Flags())
 	return cmd
 }
 
-// streamStatus prints one line whenever the cluster's summary changes, at most once a second.
-func streamStatus(ctx context.Context, out io.Writer, env *demo.Environment) {
+// streamStatus prints one line whenever the cluster's summary or the story changes, at most
+// once a second.
+func streamStatus(ctx context.Context, out io.Writer, env *demo.Environment, story *demo.Story) {
 	changes := env.App.Cluster.Subscribe()
 	last := ""
 	for {
-		if line := env.Status(); line != last {
+		if line := env.Status() + "  | " + story.Status(); line != last {
 			fmt.Fprintf(out, "%s  %s\n", time.Now().Format("15:04:05"), line)
 			last = line
 		}
@@ -87,6 +113,7 @@ func streamStatus(ctx context.Context, out io.Writer, env *demo.Environment) {
 		case <-ctx.Done():
 			return
 		case <-changes:
+		case <-time.After(5 * time.Second):
 		}
 		select {
 		case <-ctx.Done():

@@ -24,6 +24,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	consoleCommand(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(planCommand(stdout))

@@ -71,7 +71,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		opts.JournalSize = 10000
 	}
 	if opts.ClusterName == "" {
-		return nil, fmt.Errorf("no cluster name: set --cluster-name (it tags instances and usually names the discovery tag)")
+		return nil, fmt.Errorf("no cluster name: set --cluster-name, or use the kubeconfig context of an EKS cluster (the name tags instances and usually the subnets and security groups to discover)")
 	}
 	cfg := opts.REST
 	if cfg == nil {

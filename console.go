@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/klog/v2"
+
+	"github.com/nodepilot/nodepilot/app"
+	"github.com/nodepilot/nodepilot/engine/autoscaler"
+	"github.com/nodepilot/nodepilot/kube"
+	"github.com/nodepilot/nodepilot/ui"
+	"github.com/nodepilot/nodepilot/ui/skin"
+)
+
+// consoleFlags are the flags of every command that opens the console.
+type consoleFlags struct {
+	skin, logFile string
+}
+
+func (f *consoleFlags) register(fs *pflag.FlagSet) {
+	f.registerSkin(fs)
+	fs.StringVar(&f.logFile, "log-file", "", "where the console's logs go (default: nodepilot.log in the user cache folder)")
+}
+
+// registerSkin adds --skin alone, for the demo, whose logs go to its own folder.
+func (f *consoleFlags) registerSkin(fs *pflag.FlagSet) {
+	fs.StringVar(&f.skin, "skin", "", "a shipped skin (default, transparent, light, colorblind) or a k9s skin file (default: NODEPILOT_SKIN, then skin: in ~/.config/nodepilot/config.yaml)")
+}
+
+// logger opens the log file: the terminal belongs to the console. client-go's klog goes there too.
+func (f *consoleFlags) logger() (*slog.Logger, func(), error) {
+	path := f.logFile
+	if path == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return nil, nil, fmt.Errorf("no folder for the log file: %w; set --log-file", err)
+		}
+		path = filepath.Join(dir, "nodepilot", "nodepilot.log")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, fmt.Errorf("--log-file %s: %w", path, err)
+	}
+	file, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--log-file %s: %w", path, err)
+	}
+	logger := slog.New(slog.NewTextHandler(file, nil))
+	klog.SetSlogLogger(logger)
+	return logger, func() { _ = file.Close() }, nil
+}
+
+// skinRef resolves the skin as --skin, NODEPILOT_SKIN and the config file say, and checks that it
+// loads before the terminal is taken over, so that a bad skin is a plain error.
+func (f *consoleFlags) skinRef() (string, *skin.Skin, error) {
+	ref, err := skin.Resolve(f.skin, os.Getenv("NODEPILOT_SKIN"), configPath())
+	if err != nil {
+		return "", nil, err
+	}
+	s, err := skin.Open(ref)
+	if err != nil {
+		return "", nil, err
+	}
+	return ref, s, nil
+}
+
+// configPath is nodepilot's config file: $XDG_CONFIG_HOME/nodepilot/config.yaml, else
+// ~/.config/nodepilot/config.yaml (on every OS, as k9s users expect).
+func configPath() string {
+	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" {
+		return filepath.Join(dir, "nodepilot", "config.yaml")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".config", "nodepilot", "config.yaml")
+}
+
+// runConsole runs the console over a backend until the user quits or ctx ends, reloading the
+// skin when its file changes.
+func runConsole(ctx context.Context, b ui.Backend, ref string, s *skin.Skin, logger *slog.Logger) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c := ui.New(b, s, ui.Options{SkinName: ref})
+	go func() {
+		if err := skin.Watch(ctx, ref, c.SetSkin); err != nil {
+			logger.Warn("not watching the skin file for changes", "skin", ref, "error", err)
+		}
+	}()
+	return c.Run(ctx)
+}
+
+// consoleCommand is the root command's own run: the console over the current kubeconfig context,
+// with the autoscaler inside unless --readonly.
+func consoleCommand(root *cobra.Command) {
+	var cf clusterFlags
+	var flags autoscalerFlags
+	var console consoleFlags
+	var readOnly bool
+	root.Long = `nodepilot opens a k9s-style console on the cluster of the current kubeconfig context, with the
+autoscaler running inside: it provisions nodes for pending pods and consolidates, as Karpenter
+does, over the cluster's NodePools and EC2NodeClasses. --readonly watches and explains only;
+--dry-run decides and shows, and changes nothing. Try it without a cluster: nodepilot demo.`
+	root.Args = cobra.NoArgs
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		opts, err := flags.options()
+		if err != nil {
+			return err
+		}
+		ref, s, err := console.skinRef()
+		if err != nil {
+			return err
+		}
+		logger, closeLog, err := console.logger()
+		if err != nil {
+			return err
+		}
+		defer closeLog()
+		ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+		defer stop()
+		appOpts := cf.appOptions(opts, logger)
+		appOpts.ReadOnly = readOnly
+		a, err := app.New(ctx, appOpts)
+		if err != nil {
+			return err
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { done <- a.Run(ctx) }()
+		err = runConsole(ctx, a.Console(kube.ContextName(cf.kubeconfig, cf.context)), ref, s, logger)
+		cancel()
+		if runErr := <-done; err == nil {
+			err = runErr
+		}
+		return err
+	}
+	f := root.Flags()
+	cf.register(f)
+	f.BoolVar(&readOnly, "readonly", false, "watch and explain only: no autoscaler, no action, nothing written")
+	flags.register(f, autoscaler.DefaultOptions())
+	console.register(f)
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConsoleInputErrors checks that the console's and the demo's bad input fails with an error
+// naming it, before any cluster, control plane or terminal is touched.
+func TestConsoleInputErrors(t *testing.T) {
+	dir := t.TempDir()
+	badSkin := filepath.Join(dir, "bad-skin.yaml")
+	if err := os.WriteFile(badSkin, []byte("k9s:\n  body:\n    fgColor: [1, 2]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	configHome := filepath.Join(dir, "config")
+	if err := os.MkdirAll(filepath.Join(configHome, "nodepilot"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(configHome, "nodepilot", "config.yaml"), []byte("skin: neon\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logFile := []string{"--log-file", filepath.Join(dir, "nodepilot.log")}
+	// an EKS context names the cluster: the console goes on to connect, to a server that is not there
+	eks := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(eks, []byte(`apiVersion: v1
+kind: Config
+clusters:
+- name: arn:aws:eks:eu-west-1:123456789012:cluster/prod-eu
+  cluster: {server: "https://127.0.0.1:1"}
+contexts:
+- name: prod
+  context: {cluster: "arn:aws:eks:eu-west-1:123456789012:cluster/prod-eu", user: admin}
+current-context: prod
+users:
+- name: admin
+  user: {token: t}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		args       []string
+		env        string // NODEPILOT_SKIN
+		configHome string // XDG_CONFIG_HOME
+		want       string
+	}{
+		{name: "unknown skin", args: []string{"--skin", "neon"}, want: `--skin "neon": no shipped skin has that name`},
+		{name: "bad skin file", args: []string{"--skin", badSkin}, want: badSkin + ": k9s.body.fgColor: must be a color"},
+		{name: "skin from the environment", env: "neon", want: `NODEPILOT_SKIN "neon"`},
+		{name: "skin from the config file", configHome: configHome, want: filepath.Join(configHome, "nodepilot", "config.yaml") + `: skin: "neon"`},
+		{name: "flag wins over the environment", args: []string{"--skin", "neon"}, env: "light", want: `--skin "neon"`},
+		{name: "bad preference policy", args: []string{"--preference-policy", "Sometimes"}, want: "use Respect or Ignore"},
+		{name: "no cluster name", args: append(logFile, "--kubeconfig", filepath.Join(dir, "none")), want: "set --cluster-name"},
+		{name: "cluster name from an EKS context", args: append(logFile, "--kubeconfig", eks), want: "asking https://127.0.0.1:1 for its version"},
+		{name: "log file in a file", args: []string{"--log-file", filepath.Join(badSkin, "nodepilot.log")}, want: "--log-file " + badSkin},
+		{name: "argument", args: []string{"nodes"}, want: `unknown command "nodes"`},
+		{name: "demo: unknown skin", args: []string{"demo", "--skin", "neon"}, want: `--skin "neon"`},
+		{name: "demo: bad batch window", args: []string{"demo", "--batch-idle-duration", "soon"}, want: "batch-idle-duration"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("NODEPILOT_SKIN", tt.env)
+			t.Setenv("XDG_CONFIG_HOME", tt.configHome)
+			var out, errOut bytes.Buffer
+			if code := run(tt.args, &out, &errOut); code != 1 {
+				t.Fatalf("exit %d, want 1 (stdout %q, stderr %q)", code, out.String(), errOut.String())
+			}
+			if !strings.Contains(errOut.String(), tt.want) {
+				t.Errorf("stderr %q does not contain %q", errOut.String(), tt.want)
+			}
+		})
+	}
+}
