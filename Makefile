@@ -7,9 +7,9 @@ FUZZTIME  ?= 10s
 
 .PHONY: run test lint generate bench build k8s-bins fuzz clean
 
-## run: the demo (until the console lands: `nodepilot plan` on the seed manifests)
-run: build
-	$(BIN) plan -f testdata/manifests/seeds
+## run: the demo console (local control plane, AWS emulator, seed NodePools, scripted story)
+run: build k8s-bins
+	$(BIN) demo $(ARGS)
 
 ## build: the nodepilot binary in ./bin
 build:
