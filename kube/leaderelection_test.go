@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
 
 	"github.com/nodepilot/nodepilot/kube"
 )
@@ -119,17 +120,22 @@ func testLeaderElection(t *testing.T, e *env) {
 	t.Logf("%s lost the lease %.1f s after it was taken: %v", follower.identity, time.Since(begin).Seconds(), err)
 }
 
-// steal makes identity the holder of the Lease namespace/name, renewed now.
+// steal makes identity the holder of the Lease namespace/name, renewed now. The holder renews
+// it meanwhile, so a conflict means reading it again.
 func steal(t *testing.T, client kubernetes.Interface, namespace, name, identity string) {
 	t.Helper()
 	leases := client.CoordinationV1().Leases(namespace)
-	l, err := leases.Get(t.Context(), name, metav1.GetOptions{})
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		l, err := leases.Get(t.Context(), name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		now := metav1.NewMicroTime(time.Now())
+		l.Spec.HolderIdentity, l.Spec.AcquireTime, l.Spec.RenewTime = &identity, &now, &now
+		_, err = leases.Update(t.Context(), l, metav1.UpdateOptions{})
+		return err
+	})
 	if err != nil {
-		t.Fatal(err)
-	}
-	now := metav1.NewMicroTime(time.Now())
-	l.Spec.HolderIdentity, l.Spec.AcquireTime, l.Spec.RenewTime = &identity, &now, &now
-	if _, err := leases.Update(t.Context(), l, metav1.UpdateOptions{}); err != nil {
 		t.Fatalf("steal lease: %v", err)
 	}
 }
