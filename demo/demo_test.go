@@ -94,7 +94,7 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 	})
 	assertTerminated(t, env, last.Node.Spec.ProviderID)
 	for _, e := range env.App.Journal.Entries(0) {
-		if e.Kind != journal.KindBlocked {
+		if e.Kind != journal.KindBlocked || disruption.Forbidden(e.Reason) { // as the Decisions pane shows them
 			t.Logf("journal %s %-14s %-22s %s", e.Time.Format("15:04:05"), e.Kind, e.Reason, e.Message)
 		}
 	}
