@@ -76,6 +76,16 @@ func TestTerminationGracePeriodForcesTheDrain(t *testing.T) {
 	if nc, err := h.API.NodeClaim(claim); err != nil || nc == nil {
 		t.Fatal("the budget should hold the drain before the grace period ends")
 	}
+	// A minute of drain passes and eviction retries, one refusal: the journal says it once.
+	var refusals []string
+	for _, e := range h.entries(journal.KindBlocked) {
+		if e.Reason == "PDB" && strings.HasPrefix(e.Message, "draining node") {
+			refusals = append(refusals, e.Message)
+		}
+	}
+	if len(refusals) != 1 {
+		t.Errorf("the held drain was journaled %d times, want once:\n%s", len(refusals), strings.Join(refusals, "\n"))
+	}
 	h.Advance(3*time.Minute, time.Second)
 	if nc, err := h.API.NodeClaim(claim); err == nil && nc != nil {
 		t.Fatal("the grace period passed and the node still drains")

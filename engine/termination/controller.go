@@ -36,6 +36,9 @@ type Controller struct {
 type retry struct {
 	next  time.Time
 	delay time.Duration
+	// refused is the refusal, said again while waiting: the drain's blocker then reads the same
+	// from pass to pass, and the journal records it once.
+	refused error
 }
 
 // New returns a termination controller; in dry-run it does nothing.

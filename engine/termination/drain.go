@@ -75,13 +75,13 @@ func (c *Controller) evict(ctx context.Context, p *corev1.Pod, deadline, now tim
 		return fmt.Errorf("pod %s: %w", key, errDoNotDisrupt)
 	}
 	if r, ok := c.retries[key]; ok && now.Before(r.next) {
-		return fmt.Errorf("pod %s: %w (retrying at %s)", key, state.ErrEvictionRefused, r.next.UTC().Format(time.TimeOnly))
+		return r.refused
 	}
 	err := c.writer.Evict(ctx, p)
 	if errors.Is(err, state.ErrEvictionRefused) {
 		r := c.retries[key]
 		r.delay = min(max(2*r.delay, time.Second), 30*time.Second)
-		r.next = now.Add(r.delay)
+		r.next, r.refused = now.Add(r.delay), err
 		c.retries[key] = r
 		return err
 	}
