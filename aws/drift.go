@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
@@ -26,8 +27,10 @@ const (
 
 // IsDrifted says why a NodeClaim's instance no longer matches its EC2NodeClass, or "": the
 // node class's hash differs from the karpenter.k8s.aws/ec2nodeclass-hash annotation (of the same
-// hash version), or the instance's AMI, subnet or security groups are no longer selected. It
-// costs one DescribeInstances; the selectors come from the caches when fresh.
+// hash version), or the instance's AMI, subnet or security groups are no longer selected. The
+// instance comes from the cluster's instance list, taken at most DriftListTTL ago, so that checking
+// every NodeClaim costs one paginated DescribeInstances per period rather than one call each; the
+// selectors come from their caches when fresh.
 func (p *Provider) IsDrifted(ctx context.Context, nodeClaim *karpv1.NodeClaim) (cloudprovider.DriftReason, error) {
 	nc, err := p.nodeClassOf(ctx, nodeClaim.Spec.NodeClassRef)
 	if err != nil {
@@ -41,15 +44,13 @@ func (p *Provider) IsDrifted(ctx context.Context, nodeClaim *karpv1.NodeClaim) (
 	if err != nil {
 		return "", fmt.Errorf("drift of nodeclaim %q: %w", nodeClaim.Name, err)
 	}
-	instances, err := p.describe(ctx, filter("instance-id", id))
+	inst, found, err := p.driftInstance(ctx, id)
 	if err != nil {
 		return "", fmt.Errorf("drift of nodeclaim %q: %w", nodeClaim.Name, err)
 	}
-	i := slices.IndexFunc(instances, func(in instance) bool { return in.id == id && !in.gone() })
-	if i < 0 {
+	if !found {
 		return "", &cloudprovider.NodeClaimNotFoundError{ProviderID: nodeClaim.Status.ProviderID}
 	}
-	inst := instances[i]
 	amis, err := p.amis(ctx, nc)
 	if err != nil {
 		return "", fmt.Errorf("drift of nodeclaim %q: %w", nodeClaim.Name, err)
@@ -73,4 +74,34 @@ func (p *Provider) IsDrifted(ctx context.Context, nodeClaim *karpv1.NodeClaim) (
 		return DriftSecurityGroup, nil
 	}
 	return "", nil
+}
+
+// DriftListTTL is how long the cluster's instance list serves drift checks. What they compare
+// (image, subnet, security groups) does not change during an instance's life.
+const DriftListTTL = time.Minute
+
+// driftInstance finds a live instance by id in the cluster's instance list, listing the cluster
+// again when the list is older than DriftListTTL. An instance launched since the list was taken
+// is described on its own.
+func (p *Provider) driftInstance(ctx context.Context, id string) (instance, bool, error) {
+	live := func(in instance) bool { return in.id == id && !in.gone() }
+	instances, ok := p.driftList.get("")
+	if !ok {
+		var err error
+		if instances, err = p.clusterInstances(ctx); err != nil {
+			return instance{}, false, err
+		}
+		p.driftList.set("", instances)
+	}
+	if i := slices.IndexFunc(instances, live); i >= 0 {
+		return instances[i], true, nil
+	}
+	one, err := p.describe(ctx, filter("instance-id", id))
+	if err != nil {
+		return instance{}, false, err
+	}
+	if i := slices.IndexFunc(one, live); i >= 0 {
+		return one[i], true, nil
+	}
+	return instance{}, false, nil
 }

@@ -1022,3 +1022,43 @@ func TestEmulatorConcurrentLaunchesShareOneInstanceProfile(t *testing.T) {
 			calls["CreateInstanceProfile"], calls["AddRoleToInstanceProfile"])
 	}
 }
+
+// TestEmulatorDriftChecksShareOneListing checks every NodeClaim's drift for one DescribeInstances
+// per DriftListTTL: the cluster's instance list serves them, and an instance launched after it was
+// taken is described on its own.
+func TestEmulatorDriftChecksShareOneListing(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	var claims []*karpv1.NodeClaim
+	launch := func(name string) {
+		c, err := env.p.Create(ctx, testNodeClaim(name, in(corev1.LabelInstanceTypeStable, "m5.large")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		claims = append(claims, c)
+	}
+	for i := range 5 {
+		launch("drift-" + strconv.Itoa(i))
+	}
+	checkAll := func() int64 {
+		t.Helper()
+		before := env.clients.Calls.Counts()
+		for _, c := range claims {
+			if got, err := env.p.IsDrifted(ctx, c); err != nil || got != "" {
+				t.Fatalf("drift of %s: %q, %v; want none", c.Name, got, err)
+			}
+		}
+		return diffCounts(before, env.clients.Calls.Counts())["ec2:DescribeInstances"]
+	}
+	if n := checkAll(); n != 1 {
+		t.Errorf("checking 5 NodeClaims called DescribeInstances %d times, want 1", n)
+	}
+	launch("drift-late")
+	if n := checkAll(); n != 1 {
+		t.Errorf("checking again with one new instance called DescribeInstances %d times, want 1 (the new one)", n)
+	}
+	env.clk.Step(DriftListTTL)
+	if n := checkAll(); n != 1 {
+		t.Errorf("checking 6 NodeClaims after %v called DescribeInstances %d times, want 1", DriftListTTL, n)
+	}
+}

@@ -114,6 +114,7 @@ type Provider struct {
 	profileCache       *ttlCache[string]
 	profileMu          sync.Mutex // serialises instance profile creation
 	templateCache      *ttlCache[struct{}]
+	driftList          *ttlCache[[]instance] // the cluster's instances, for drift checks
 }
 
 var _ cloudprovider.CloudProvider = (*Provider)(nil)
@@ -148,6 +149,7 @@ func New(clients Clients, opts Options) (*Provider, error) {
 		securityGroupCache: newTTLCache[[]securityGroup](opts.Clock, opts.SelectorTTL),
 		amiCache:           newTTLCache[[]ami](opts.Clock, opts.SelectorTTL),
 		profileCache:       newTTLCache[string](opts.Clock, profileTTL),
+		driftList:          newTTLCache[[]instance](opts.Clock, DriftListTTL),
 		templateCache:      newTTLCache[struct{}](opts.Clock, templateTTL),
 	}
 	p.terminator = newTerminator(clients.EC2, opts.TerminateBatchWindow)
