@@ -2,14 +2,18 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/ui/skin"
 	"github.com/nodepilot/nodepilot/ui/uitest"
@@ -74,6 +78,23 @@ func testNodeActions(ctx context.Context, t *testing.T, env *Environment, backen
 		t.Fatal(err)
 	}
 	node := p.Spec.NodeName
+	// The node's NodePool counts it in its status, as kubectl get nodepools shows.
+	n, err := kube.Nodes().Get(ctx, node, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := n.Labels[karpv1.NodePoolLabelKey]
+	waitFor(t, ctx, env, 30*time.Second, "nodepool "+pool+" status", func(*state.Snapshot) error {
+		np, err := env.App.Clients.NodePools.Get(ctx, pool)
+		if err != nil {
+			return err
+		}
+		ready := meta.FindStatusCondition(np.Status.Conditions, karpv1.ConditionTypeReady)
+		if np.Status.Nodes == nil || *np.Status.Nodes < 1 || np.Status.Resources.Cpu().IsZero() || ready == nil || ready.Status != metav1.ConditionTrue {
+			return fmt.Errorf("status %+v", np.Status)
+		}
+		return nil
+	})
 	x, err := backend.ExplainNode(ctx, node)
 	if err != nil {
 		t.Fatalf("explain %s: %v", node, err)

@@ -79,6 +79,9 @@ func (c *Controller) Reconcile(ctx context.Context) {
 				NodePool: sn.NodePool(), Message: fmt.Sprintf("nodeclaim %s: %v", sn.NodeClaim.Name, err)})
 		}
 	}
+	if err := c.reconcileNodePools(ctx, snap); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) {
+		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindProvisioning, Reason: "Error", Message: "nodepool status: " + err.Error()})
+	}
 	exists := func(name string) bool {
 		return slices.ContainsFunc(snap.NodeClaims, func(nc *karpv1.NodeClaim) bool { return nc.Name == name })
 	}

@@ -1,0 +1,64 @@
+package autoscaler_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/nodepilot/nodepilot/engine/enginetest"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// TestNodePoolStatus: the lifecycle loop writes each NodePool's status as Karpenter's controllers
+// do (nodes, the sum of their capacity, and the conditions kubectl get nodepools shows).
+func TestNodePoolStatus(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default")
+	h.NodePool("orphan", func(np *karpv1.NodePool) {
+		np.Spec.Template.Spec.NodeClassRef.Name = "missing"
+	})
+	h.Deployment("web", 3, enginetest.Resources("1", "1Gi"))
+	h.Advance(time.Minute, time.Second)
+
+	for _, tc := range []struct {
+		pool        string
+		wantNodes   bool // at least one node, and capacity summed over them
+		wantReady   metav1.ConditionStatus
+		wantMessage string // in Ready's message
+	}{
+		{pool: "default", wantNodes: true, wantReady: metav1.ConditionTrue},
+		{pool: "orphan", wantReady: metav1.ConditionFalse, wantMessage: "EC2NodeClass missing not found"},
+	} {
+		np, err := h.API.NodePool(tc.pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nodes int64
+		cpu := int64(0)
+		for _, sn := range h.managedNodes() {
+			if sn.NodePool() == tc.pool {
+				nodes++
+				capacity := sn.Capacity()
+				cpu += capacity.Cpu().MilliValue()
+			}
+		}
+		if np.Status.Nodes == nil || *np.Status.Nodes != nodes || (tc.wantNodes && nodes == 0) {
+			t.Errorf("%s: status.nodes %v, want %d (at least one: %v)", tc.pool, np.Status.Nodes, nodes, tc.wantNodes)
+		}
+		if got := np.Status.Resources.Cpu().MilliValue(); got != cpu {
+			t.Errorf("%s: status.resources.cpu %dm, want %dm", tc.pool, got, cpu)
+		}
+		ready := meta.FindStatusCondition(np.Status.Conditions, karpv1.ConditionTypeReady)
+		if ready == nil || ready.Status != tc.wantReady || !strings.Contains(ready.Message, tc.wantMessage) || ready.ObservedGeneration != np.Generation {
+			t.Errorf("%s: Ready condition %+v, want %s with %q", tc.pool, ready, tc.wantReady, tc.wantMessage)
+		}
+		for _, c := range []string{karpv1.ConditionTypeValidationSucceeded, karpv1.ConditionTypeNodeClassReady} {
+			if meta.FindStatusCondition(np.Status.Conditions, c) == nil {
+				t.Errorf("%s: no %s condition", tc.pool, c)
+			}
+		}
+	}
+}

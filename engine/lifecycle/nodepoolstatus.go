@@ -1,0 +1,98 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+)
+
+// SetNodePoolStatus sets what Karpenter's NodePool controllers write into np's status, from the
+// snapshot: the NodePool's nodes (in flight ones too) and the sum of their capacity, and its
+// conditions: ValidationSucceeded (the checks CRD validation cannot make), NodeClassReady (its
+// EC2NodeClass exists and is Ready) and Ready (both). kubectl get nodepools shows them.
+func SetNodePoolStatus(snap *state.Snapshot, np *karpv1.NodePool) {
+	var nodes int64
+	total := corev1.ResourceList{}
+	for _, sn := range snap.Nodes {
+		if !sn.Managed() || sn.NodePool() != np.Name {
+			continue
+		}
+		nodes++
+		for name, q := range sn.Capacity() {
+			sum := total[name]
+			sum.Add(q)
+			total[name] = sum
+		}
+	}
+	np.Status.Nodes, np.Status.Resources = &nodes, total
+
+	validation := condition(karpv1.ConditionTypeValidationSucceeded, nil, "")
+	if errs := np.Validate(); len(errs) > 0 {
+		validation = condition(karpv1.ConditionTypeValidationSucceeded, errs.ToAggregate(), "ValidationFailed")
+	}
+	nodeClass := condition(karpv1.ConditionTypeNodeClassReady, nodeClassProblem(snap, np), "NodeClassNotReady")
+	ready := condition(karpv1.ConditionTypeReady, nil, "")
+	for _, c := range []metav1.Condition{validation, nodeClass} {
+		if c.Status != metav1.ConditionTrue && ready.Status == metav1.ConditionTrue {
+			ready = metav1.Condition{Type: karpv1.ConditionTypeReady, Status: metav1.ConditionFalse, Reason: c.Reason, Message: c.Message}
+		}
+	}
+	for _, c := range []metav1.Condition{validation, nodeClass, ready} {
+		c.ObservedGeneration = np.Generation
+		meta.SetStatusCondition(&np.Status.Conditions, c)
+	}
+}
+
+// nodeClassProblem says why np's node class is not ready, or nil.
+func nodeClassProblem(snap *state.Snapshot, np *karpv1.NodePool) error {
+	ref := np.Spec.Template.Spec.NodeClassRef
+	nc := snap.NodeClass(ref.Name)
+	if nc == nil {
+		return errors.New("EC2NodeClass " + ref.Name + " not found")
+	}
+	if c := meta.FindStatusCondition(nc.Status.Conditions, awsv1.ConditionTypeReady); c == nil || c.Status != metav1.ConditionTrue {
+		msg := "EC2NodeClass " + ref.Name + " is not ready"
+		if c != nil && c.Message != "" {
+			msg += ": " + c.Message
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// condition is a True condition of type t when err is nil, else a False one with reason and
+// err's message.
+func condition(t string, err error, reason string) metav1.Condition {
+	if err == nil {
+		return metav1.Condition{Type: t, Status: metav1.ConditionTrue, Reason: t}
+	}
+	return metav1.Condition{Type: t, Status: metav1.ConditionFalse, Reason: reason, Message: err.Error()}
+}
+
+// reconcileNodePools writes each NodePool's status when it changed.
+func (c *Controller) reconcileNodePools(ctx context.Context, snap *state.Snapshot) error {
+	var errs []error
+	for _, np := range snap.NodePools {
+		if np.DeletionTimestamp != nil {
+			continue
+		}
+		want := np.DeepCopy()
+		SetNodePoolStatus(snap, want)
+		if equality.Semantic.DeepEqual(np.Status, want.Status) { // quantities by amount, not spelling
+			continue
+		}
+		errs = append(errs, c.writer.UpdateNodePoolStatus(ctx, np.Name, func(live *karpv1.NodePool) error {
+			SetNodePoolStatus(snap, live)
+			return nil
+		}))
+	}
+	return errors.Join(errs...)
+}
