@@ -88,6 +88,9 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("asking %s for its version: %w", cfg.Host, err)
 	}
+	// The EC2 provider's labels, for the autoscaler and the console's simulations alike.
+	wellKnown := awsv1.WellKnownLabels().UnsortedList()
+	opts.Autoscaler.Provisioning.WellKnownLabels, opts.Autoscaler.Disruption.WellKnownLabels = wellKnown, wellKnown
 	a := &App{opts: opts, REST: cfg, Clients: clients, Cluster: state.NewCluster(opts.Clock),
 		KubernetesVersion: version.Major + "." + strings.TrimSuffix(version.Minor, "+")}
 
@@ -122,14 +125,11 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a.Journal = journal.New(opts.JournalSize, sinks...)
 
 	if !opts.ReadOnly {
-		as := opts.Autoscaler
-		wellKnown := awsv1.WellKnownLabels().UnsortedList()
-		as.Provisioning.WellKnownLabels, as.Disruption.WellKnownLabels = wellKnown, wellKnown
 		var interruptions cloudprovider.Interruptions
 		if opts.QueueName != "" {
 			interruptions = a.Provider.Interruptions(opts.QueueName)
 		}
-		a.Autoscaler = autoscaler.New(a.Cluster, a.Writer, a.Provider, interruptions, a.Journal, opts.Clock, as)
+		a.Autoscaler = autoscaler.New(a.Cluster, a.Writer, a.Provider, interruptions, a.Journal, opts.Clock, opts.Autoscaler)
 	}
 	return a, nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
-	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 	"github.com/nodepilot/nodepilot/ui"
 )
 
@@ -52,9 +51,7 @@ func (c *Console) Price(sn *state.Node) (cost.Price, bool) { return cost.Node(sn
 
 // ExplainPod implements ui.Backend: the provisioner's placement of the pod on the state now.
 func (c *Console) ExplainPod(ctx context.Context, pod *corev1.Pod) (*scheduling.PodError, error) {
-	opts := c.app.opts.Autoscaler.Provisioning
-	opts.WellKnownLabels = awsv1.WellKnownLabels().UnsortedList()
-	return provisioning.ExplainPod(ctx, c.app.Provider, c.app.Cluster.Snapshot(), pod, opts), nil
+	return provisioning.ExplainPod(ctx, c.app.Provider, c.app.Cluster.Snapshot(), pod, c.app.opts.Autoscaler.Provisioning), nil
 }
 
 // ExplainNode implements ui.Backend: the journal's blocker, and what consolidating the node
@@ -64,9 +61,7 @@ func (c *Console) ExplainNode(ctx context.Context, node string) (ui.NodeExplanat
 	if e, ok := c.app.Journal.WhyNot(node); ok {
 		x.Blocked = &e
 	}
-	opts := c.app.opts.Autoscaler.Disruption
-	opts.WellKnownLabels = awsv1.WellKnownLabels().UnsortedList()
-	sim, err := disruption.Simulate(ctx, c.app.Provider, c.app.Cluster.Snapshot(), node, opts, c.app.opts.Clock.Now())
+	sim, err := disruption.Simulate(ctx, c.app.Provider, c.app.Cluster.Snapshot(), node, c.app.opts.Autoscaler.Disruption, c.app.opts.Clock.Now())
 	if err != nil {
 		return x, err
 	}
