@@ -174,7 +174,7 @@ func (c *Controller) recordBlocks(p *pass, cmd *Command) {
 	}
 	for _, sn := range p.sim.snap.Nodes {
 		name := sn.Name()
-		if deleting(sn) {
+		if sn.Deleting() {
 			continue // termination keeps its blocker (a drain held by a PDB) until the node is gone
 		}
 		b, blocked := p.blocks[name]
@@ -185,11 +185,6 @@ func (c *Controller) recordBlocks(p *pass, cmd *Command) {
 		c.journal.Block(name, journal.Entry{Time: p.now, Reason: b.reason, Message: name + ": " + b.message, Until: b.until,
 			NodePool: sn.NodePool(), NodeClaims: []string{sn.NodeClaim.Name}})
 	}
-}
-
-// deleting reports whether a node or its NodeClaim is being deleted: termination's business.
-func deleting(sn *state.Node) bool {
-	return (sn.Node != nil && sn.Node.DeletionTimestamp != nil) || (sn.NodeClaim != nil && sn.NodeClaim.DeletionTimestamp != nil)
 }
 
 // validate checks a consolidation decision again once ValidationDelay passed: the candidates

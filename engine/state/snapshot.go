@@ -172,6 +172,12 @@ func (n *Node) Capacity() corev1.ResourceList {
 	return nil
 }
 
+// Deleting reports whether the node or its NodeClaim is being deleted (termination drains it),
+// as opposed to only marked by a disruption command.
+func (n *Node) Deleting() bool {
+	return (n.Node != nil && n.Node.DeletionTimestamp != nil) || (n.NodeClaim != nil && n.NodeClaim.DeletionTimestamp != nil)
+}
+
 // ProviderID is the cloud's ID for the machine, or "" before it launched.
 func (n *Node) ProviderID() string {
 	if n.Node != nil && n.Node.Spec.ProviderID != "" {

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -134,9 +135,9 @@ func (c *Controller) report(sn *state.Node, evicted []*corev1.Pod, blocked []str
 	}
 	if len(blocked) > 0 {
 		msg := fmt.Sprintf("draining node %s: %d pod(s) cannot leave yet: %s", sn.Node.Name, len(blocked), strings.Join(firstN(blocked, 3), "; "))
-		reason := "PDB"
+		reason := disruption.BlockedPDB
 		if strings.Contains(blocked[0], errDoNotDisrupt.Error()) {
-			reason = "DoNotDisrupt"
+			reason = disruption.BlockedDoNotDisrupt
 		}
 		c.journal.Block(sn.Node.Name, journal.Entry{Time: now, Reason: reason, NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
 			Message: msg, Until: deadline,
