@@ -98,6 +98,21 @@ func runConsole(ctx context.Context, b ui.Backend, ref string, s *skin.Skin, log
 	return c.Run(ctx)
 }
 
+// alongside runs run in the background while fg runs, then stops run and waits for it: the error
+// is fg's, else run's. The console (fg) over nodepilot (run) ends both when the user quits.
+func alongside(ctx context.Context, run, fg func(context.Context) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	err := fg(ctx)
+	cancel()
+	if runErr := <-done; err == nil {
+		err = runErr
+	}
+	return err
+}
+
 // consoleCommand is the root command's own run: the console over the current kubeconfig context,
 // with the autoscaler inside unless --readonly.
 func consoleCommand(root *cobra.Command) {
@@ -132,16 +147,8 @@ does, over the cluster's NodePools and EC2NodeClasses. --readonly watches and ex
 		if err != nil {
 			return err
 		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		done := make(chan error, 1)
-		go func() { done <- a.Run(ctx) }()
-		err = runConsole(ctx, a.Console(kube.ContextName(cf.kubeconfig, cf.context)), ref, s, logger)
-		cancel()
-		if runErr := <-done; err == nil {
-			err = runErr
-		}
-		return err
+		backend := a.Console(kube.ContextName(cf.kubeconfig, cf.context))
+		return alongside(ctx, a.Run, func(ctx context.Context) error { return runConsole(ctx, backend, ref, s, logger) })
 	}
 	f := root.Flags()
 	cf.register(f)

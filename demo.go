@@ -72,22 +72,15 @@ cluster. Quitting (:q, Ctrl-C) stops everything.`,
 			}
 			defer env.Close()
 			fmt.Fprintf(out, "demo cluster ready: kubectl --kubeconfig %s get nodes\nlogs: %s\n", env.Kubeconfig, logPath)
-			ctx, cancel := context.WithCancel(ctx)
-			defer cancel()
-			done := make(chan error, 1)
-			go func() { done <- env.Run(ctx) }()
 			story := env.NewStory(!noAutoplay)
-			go story.Run(ctx)
-			if headless {
-				streamStatus(ctx, out, env, story)
-				return <-done
-			}
-			err = runConsole(ctx, env.Console(story), ref, sk, opts.Logger)
-			cancel()
-			if runErr := <-done; err == nil {
-				err = runErr
-			}
-			return err
+			return alongside(ctx, env.Run, func(ctx context.Context) error {
+				go story.Run(ctx)
+				if headless {
+					streamStatus(ctx, out, env, story) // until Ctrl-C or SIGTERM
+					return nil
+				}
+				return runConsole(ctx, env.Console(story), ref, sk, opts.Logger)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "stream a one-line status per change instead of opening the console")
