@@ -6,6 +6,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/ui/render"
 )
 
 // Status sums the cluster up in one line: nodes (ready), NodeClaims, pods running and pending,
@@ -35,13 +36,18 @@ func (e *Environment) Status() string {
 	return line
 }
 
-// latest is the newest journal message worth a status line (decisions, launches, interruptions).
+// latestWidth bounds the journal message in a status line: FailedScheduling explains every
+// NodePool and runs to a thousand characters; the console and the log have it whole.
+const latestWidth = 160
+
+// latest is the newest journal message worth a status line (decisions, launches, interruptions),
+// its first line cut to latestWidth.
 func latest(entries []journal.Entry) string {
 	for i := len(entries) - 1; i >= 0; i-- {
 		switch e := entries[i]; e.Kind {
 		case journal.KindBlocked, journal.KindRegistration, journal.KindInitialization:
 		default:
-			return strings.SplitN(e.Message, "\n", 2)[0]
+			return render.Truncate(strings.SplitN(e.Message, "\n", 2)[0], latestWidth)
 		}
 	}
 	return ""
