@@ -123,18 +123,8 @@ func (c *Console) buildLoop(ctx context.Context) {
 	dirty, planned := true, false
 	var last time.Time
 	for {
-		if dirty && !planned {
-			if wait := c.opts.FrameInterval - time.Since(last); wait > 0 {
-				timer := time.NewTimer(wait)
-				select {
-				case <-ctx.Done():
-					timer.Stop()
-					return
-				case <-c.wakeBuild:
-					timer.Stop()
-				case <-timer.C:
-				}
-			}
+		if dirty && !planned && !c.waitFrame(ctx, last, c.wakeBuild) {
+			return
 		}
 		if dirty || planned {
 			last = time.Now()
@@ -181,16 +171,28 @@ func (c *Console) drawLoop(ctx context.Context, app *tview.Application) {
 			return
 		case <-c.wakeDraw:
 		}
-		if wait := c.opts.FrameInterval - time.Since(last); wait > 0 {
-			timer := time.NewTimer(wait)
-			select {
-			case <-ctx.Done():
-				timer.Stop()
-				return
-			case <-timer.C:
-			}
+		if !c.waitFrame(ctx, last, nil) {
+			return
 		}
 		last = time.Now()
 		app.QueueUpdateDraw(c.applyPending)
 	}
+}
+
+// waitFrame waits until FrameInterval has passed since last, or until cut fires (nil: never);
+// false when ctx ended first.
+func (c *Console) waitFrame(ctx context.Context, last time.Time, cut <-chan struct{}) bool {
+	wait := c.opts.FrameInterval - time.Since(last)
+	if wait <= 0 {
+		return true
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-cut:
+	case <-timer.C:
+	}
+	return true
 }

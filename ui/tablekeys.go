@@ -15,7 +15,8 @@ func (c *Console) tableKeys(p *pane) keymap {
 		return nil
 	}
 	k := p.spec.Kind
-	km := keymap{{key: codeKey(tcell.KeyEnter), name: enterName(k), help: enterHelp(k), hint: true, do: func() { c.enter(p) }}}
+	name, help := enterKey(k)
+	km := keymap{{key: codeKey(tcell.KeyEnter), name: name, help: help, hint: true, do: func() { c.enter(p) }}}
 	if k != model.KindSkins {
 		km = append(km,
 			action{key: runeKey('d'), name: "describe", help: "describe the selected object", hint: true, do: func() { c.describe(p) }},
@@ -48,34 +49,19 @@ func (c *Console) tableKeys(p *pane) keymap {
 	return km
 }
 
-func enterName(k model.Kind) string {
+// enterKey names what Enter does in a view of kind k, and says it for the help screen.
+func enterKey(k model.Kind) (name, help string) {
 	switch k {
 	case model.KindNodePools:
-		return "nodes"
+		return "nodes", "the NodePool's nodes"
 	case model.KindNodes, model.KindNodeClaims:
-		return "pods"
+		return "pods", "the node's pods"
 	case model.KindDecisions, model.KindInterruptions, model.KindEvents:
-		return "objects"
+		return "objects", "the nodes and pods the entry touched"
 	case model.KindSkins:
-		return "use skin"
+		return "use skin", "use the selected skin"
 	case model.KindPending:
-		return "explain"
+		return "explain", "why the pod is pending"
 	}
-	return "open"
-}
-
-func enterHelp(k model.Kind) string {
-	switch k {
-	case model.KindNodePools:
-		return "the NodePool's nodes"
-	case model.KindNodes, model.KindNodeClaims:
-		return "the node's pods"
-	case model.KindDecisions, model.KindInterruptions, model.KindEvents:
-		return "the nodes and pods the entry touched"
-	case model.KindSkins:
-		return "use the selected skin"
-	case model.KindPending:
-		return "why the pod is pending"
-	}
-	return "open the selected object"
+	return "open", "open the selected object"
 }
