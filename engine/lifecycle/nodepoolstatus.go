@@ -14,25 +14,16 @@ import (
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
-// SetNodePoolStatus sets what Karpenter's NodePool controllers write into np's status, from the
-// snapshot: the NodePool's nodes (in flight ones too) and the sum of their capacity, and its
+// SetNodePoolStatus sets what Karpenter's NodePool controllers write into np's status: its usage
+// (nodes, in-flight ones too, and the sum of their capacity, from Snapshot.PoolUsage) and its
 // conditions: ValidationSucceeded (the checks CRD validation cannot make), NodeClassReady (its
 // EC2NodeClass exists and is Ready) and Ready (both). kubectl get nodepools shows them.
-func SetNodePoolStatus(snap *state.Snapshot, np *karpv1.NodePool) {
-	var nodes int64
-	total := corev1.ResourceList{}
-	for _, sn := range snap.Nodes {
-		if !sn.Managed() || sn.NodePool() != np.Name {
-			continue
-		}
-		nodes++
-		for name, q := range sn.Capacity() {
-			sum := total[name]
-			sum.Add(q)
-			total[name] = sum
-		}
+func SetNodePoolStatus(snap *state.Snapshot, usage state.PoolUsage, np *karpv1.NodePool) {
+	nodes := usage.Nodes
+	np.Status.Nodes, np.Status.Resources = &nodes, usage.Capacity
+	if np.Status.Resources == nil {
+		np.Status.Resources = corev1.ResourceList{}
 	}
-	np.Status.Nodes, np.Status.Resources = &nodes, total
 
 	validation := condition(karpv1.ConditionTypeValidationSucceeded, nil, "")
 	if errs := np.Validate(); len(errs) > 0 {
@@ -80,17 +71,18 @@ func condition(t string, err error, reason string) metav1.Condition {
 // reconcileNodePools writes each NodePool's status when it changed.
 func (c *Controller) reconcileNodePools(ctx context.Context, snap *state.Snapshot) error {
 	var errs []error
+	usage := snap.PoolUsage()
 	for _, np := range snap.NodePools {
 		if np.DeletionTimestamp != nil {
 			continue
 		}
 		want := np.DeepCopy()
-		SetNodePoolStatus(snap, want)
+		SetNodePoolStatus(snap, usage[np.Name], want)
 		if equality.Semantic.DeepEqual(np.Status, want.Status) { // quantities by amount, not spelling
 			continue
 		}
 		errs = append(errs, c.writer.UpdateNodePoolStatus(ctx, np.Name, func(live *karpv1.NodePool) error {
-			SetNodePoolStatus(snap, live)
+			SetNodePoolStatus(snap, usage[np.Name], live)
 			return nil
 		}))
 	}

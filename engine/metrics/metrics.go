@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/journal"
@@ -122,25 +121,14 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 // Collect implements prometheus.Collector.
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	snap := c.cluster.Snapshot()
-	usage := map[string]corev1.ResourceList{}
 	count := map[[2]string]int{}
 	for _, sn := range snap.Nodes {
-		pool := sn.NodePool()
-		if pool == "" {
-			continue
+		if pool := sn.NodePool(); pool != "" {
+			count[[2]string{pool, sn.Labels()[karpv1.CapacityTypeLabelKey]}]++
 		}
-		if usage[pool] == nil {
-			usage[pool] = corev1.ResourceList{}
-		}
-		for name, q := range sn.Capacity() {
-			sum := usage[pool][name]
-			sum.Add(q)
-			usage[pool][name] = sum
-		}
-		count[[2]string{pool, sn.Labels()[karpv1.CapacityTypeLabelKey]}]++
 	}
-	for pool, l := range usage {
-		for name, q := range l {
+	for pool, u := range snap.PoolUsage() {
+		for name, q := range u.Capacity {
 			ch <- prometheus.MustNewConstMetric(c.usage, prometheus.GaugeValue, q.AsApproximateFloat64(), pool, string(name))
 		}
 	}

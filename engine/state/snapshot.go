@@ -172,6 +172,36 @@ func (n *Node) Capacity() corev1.ResourceList {
 	return nil
 }
 
+// PoolUsage is what a NodePool holds: its nodes (in-flight NodeClaims too) and the sum of their
+// capacity, as Karpenter reports it (status.nodes and status.resources, karpenter_nodepools_usage).
+type PoolUsage struct {
+	Nodes    int64
+	Capacity corev1.ResourceList
+}
+
+// PoolUsage sums, per NodePool, its nodes and their capacity.
+func (s *Snapshot) PoolUsage() map[string]PoolUsage {
+	out := map[string]PoolUsage{}
+	for _, sn := range s.Nodes {
+		pool := sn.NodePool()
+		if pool == "" {
+			continue
+		}
+		u := out[pool]
+		if u.Capacity == nil {
+			u.Capacity = corev1.ResourceList{}
+		}
+		u.Nodes++
+		for name, q := range sn.Capacity() {
+			sum := u.Capacity[name]
+			sum.Add(q)
+			u.Capacity[name] = sum
+		}
+		out[pool] = u
+	}
+	return out
+}
+
 // Deleting reports whether the node or its NodeClaim is being deleted (termination drains it),
 // as opposed to only marked by a disruption command.
 func (n *Node) Deleting() bool {
