@@ -8,7 +8,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/metrics"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
@@ -55,10 +59,40 @@ func TestNodePoolStatus(t *testing.T) {
 		if ready == nil || ready.Status != tc.wantReady || !strings.Contains(ready.Message, tc.wantMessage) || ready.ObservedGeneration != np.Generation {
 			t.Errorf("%s: Ready condition %+v, want %s with %q", tc.pool, ready, tc.wantReady, tc.wantMessage)
 		}
+		// karpenter_nodepools_usage reports the same sum.
+		if got := usageMetric(t, h, tc.pool, "cpu"); got != float64(cpu)/1000 {
+			t.Errorf("%s: karpenter_nodepools_usage{resource_type=cpu} = %g, want %g", tc.pool, got, float64(cpu)/1000)
+		}
 		for _, c := range []string{karpv1.ConditionTypeValidationSucceeded, karpv1.ConditionTypeNodeClassReady} {
 			if meta.FindStatusCondition(np.Status.Conditions, c) == nil {
 				t.Errorf("%s: no %s condition", tc.pool, c)
 			}
 		}
 	}
+}
+
+// usageMetric reads karpenter_nodepools_usage for a NodePool and resource (0 when absent).
+func usageMetric(t *testing.T, h *harness, pool, resource string) float64 {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(metrics.NewCollector(h.Cluster, func(string, string) *cloudprovider.InstanceType { return nil }))
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "karpenter_nodepools_usage" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["nodepool"] == pool && labels["resource_type"] == resource {
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	return 0
 }
