@@ -16,6 +16,7 @@ import (
 	"github.com/nodepilot/nodepilot/aws"
 	"github.com/nodepilot/nodepilot/engine/autoscaler"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/metrics"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -47,16 +48,28 @@ type Options struct {
 
 // App is nodepilot assembled over one cluster and one cloud.
 type App struct {
-	opts              Options
-	REST              *rest.Config
-	Clients           *kube.Clients
-	Cluster           *state.Cluster
-	Journal           *journal.Journal
-	Writer            state.Writer
+	opts    Options
+	REST    *rest.Config
+	Clients *kube.Clients
+	Cluster *state.Cluster
+	Journal *journal.Journal
+	// Executor performs every write: the autoscaler's, the provider's own and the console's.
+	Executor          *executor.Executor
 	Provider          *aws.Provider
 	Autoscaler        *autoscaler.Autoscaler
 	KubernetesVersion string
 	closeWriter       func()
+}
+
+// mode is the executor's mode for the options: read-only, dry-run or live.
+func (o Options) mode() executor.Mode {
+	switch {
+	case o.ReadOnly:
+		return executor.ReadOnly
+	case o.Autoscaler.DryRun:
+		return executor.DryRun
+	}
+	return executor.Live
 }
 
 // New connects to the cluster and the cloud and builds every part, without starting any.
@@ -80,6 +93,11 @@ func New(ctx context.Context, opts Options) (*App, error) {
 			return nil, err
 		}
 	}
+	mode := opts.mode()
+	if mode != executor.Live {
+		// Below the executor, the clients themselves refuse every write.
+		cfg = kube.RefuseWrites(cfg, mode.String())
+	}
 	clients, err := kube.NewClients(cfg)
 	if err != nil {
 		return nil, err
@@ -98,38 +116,48 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	if mode != executor.Live {
+		awsCfg = aws.RefuseWrites(awsCfg, mode.String())
+	}
 	a.Provider, err = aws.New(aws.NewClients(awsCfg, opts.Endpoints, opts.Logger), aws.Options{
 		ClusterName: opts.ClusterName, Region: awsCfg.Region, KubernetesVersion: a.KubernetesVersion, ClusterEndpoint: cfg.Host,
 		NodeClass: func(_ context.Context, name string) (*awsv1.EC2NodeClass, error) {
 			return a.Cluster.NodeClass(name), nil
 		},
 		Clock: opts.Clock, Log: opts.Logger,
+		Act: func(ctx context.Context, action executor.Action, perform func(context.Context) error) error {
+			return a.Executor.Do(ctx, action, perform)
+		},
 	})
 	if err != nil {
 		return nil, err
 	}
 
-	a.Writer, a.closeWriter = state.Writer(readOnly{}), func() {}
-	if !opts.ReadOnly {
+	// Only a live run has a cluster writer at all.
+	var writer state.Writer
+	a.closeWriter = func() {}
+	if mode == executor.Live {
 		w, err := kube.NewWriter(cfg)
 		if err != nil {
 			return nil, err
 		}
-		a.Writer, a.closeWriter = w, w.Close
+		writer, a.closeWriter = w, w.Close
 	}
-	sinks := []journal.Sink{journal.LogSink{Logger: opts.Logger}, journal.EventSink{Recorder: a.Writer}}
+	events := executor.Events(mode, writer)
+	sinks := []journal.Sink{journal.LogSink{Logger: opts.Logger}, journal.EventSink{Recorder: events}}
 	if opts.Registry != nil {
 		sinks = append(sinks, metrics.NewSink(opts.Registry))
 		opts.Registry.MustRegister(metrics.NewCollector(a.Cluster, a.InstanceType))
 	}
 	a.Journal = journal.New(opts.JournalSize, sinks...)
+	a.Executor = executor.New(mode, writer, a.Provider, a.Journal, opts.Clock)
 
 	if !opts.ReadOnly {
 		var interruptions cloudprovider.Interruptions
 		if opts.QueueName != "" {
 			interruptions = a.Provider.Interruptions(opts.QueueName)
 		}
-		a.Autoscaler = autoscaler.New(a.Cluster, a.Writer, a.Provider, interruptions, a.Journal, opts.Clock, opts.Autoscaler)
+		a.Autoscaler = autoscaler.New(a.Cluster, a.Executor, a.Provider, interruptions, a.Journal, opts.Clock, opts.Autoscaler)
 	}
 	return a, nil
 }
@@ -202,10 +230,10 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 			if equality.Semantic.DeepEqual(status, nc.Status) {
 				continue
 			}
-			if err := a.Writer.UpdateNodeClassStatus(ctx, nc.Name, func(o *awsv1.EC2NodeClass) error {
+			if err := a.Executor.UpdateNodeClassStatus(ctx, nc.Name, func(o *awsv1.EC2NodeClass) error {
 				o.Status = status
 				return nil
-			}); err != nil && ctx.Err() == nil {
+			}); err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
 				a.opts.Logger.Warn("updating ec2nodeclass status", "ec2nodeclass", nc.Name, "error", err)
 			}
 		}

@@ -90,7 +90,11 @@ func (c *Console) Info() ui.Info {
 
 // Cordon implements ui.Backend.
 func (c *Console) Cordon(ctx context.Context, node string, on bool) error {
-	_, err := c.app.Writer.UpdateNode(ctx, node, func(n *corev1.Node) error {
+	what := "uncordon (console)"
+	if on {
+		what = "cordon (console)"
+	}
+	_, err := c.app.Executor.UpdateNode(ctx, node, what, func(n *corev1.Node) error {
 		n.Spec.Unschedulable = on
 		return nil
 	})
@@ -113,7 +117,7 @@ func (c *Console) Drain(ctx context.Context, node string) error {
 		if !pods.IsEvictable(p) || pods.IsOwnedByDaemonSet(p) {
 			continue
 		}
-		if err := c.app.Writer.Evict(ctx, p); err != nil {
+		if err := c.app.Executor.Evict(ctx, p); err != nil {
 			errs = append(errs, err) // it names the pod
 		}
 	}
@@ -122,7 +126,7 @@ func (c *Console) Drain(ctx context.Context, node string) error {
 
 // DeleteNodeClaim implements ui.Backend: termination drains the node and terminates the instance.
 func (c *Console) DeleteNodeClaim(ctx context.Context, name string) error {
-	return c.app.Writer.DeleteNodeClaim(ctx, name)
+	return c.app.Executor.DeleteNodeClaim(ctx, name, "(console)")
 }
 
 // Pause implements ui.Backend.

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 
+	"github.com/nodepilot/nodepilot/engine/executor"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
@@ -37,7 +38,10 @@ func (p *Provider) instanceProfile(ctx context.Context, nc *awsv1.EC2NodeClass) 
 	if _, ok := p.profileCache.get(key); ok {
 		return name, nil
 	}
-	if err := p.ensureInstanceProfile(ctx, nc, name, role); err != nil {
+	err := p.opts.Act(ctx, executor.Action{Kind: executor.CreateInstanceProfile, Object: "instance-profile/" + name,
+		Message: fmt.Sprintf("create or update instance profile %s with role %s for ec2nodeclass %s", name, role, nc.Name)},
+		func(ctx context.Context) error { return p.ensureInstanceProfile(ctx, nc, name, role) })
+	if err != nil {
 		return "", fmt.Errorf("ec2nodeclass %q: instance profile %q for role %q: %w", nc.Name, name, role, err)
 	}
 	p.profileCache.set(key, name)

@@ -17,6 +17,7 @@ import (
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 )
 
 // Long polling of the interruption queue.
@@ -168,8 +169,12 @@ func (q *Queue) instances(ctx context.Context, ids []string) (map[string]instanc
 }
 
 func (q *Queue) delete(ctx context.Context, url string, m sqstypes.Message) {
-	_, err := q.sqs.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: sdkaws.String(url), ReceiptHandle: m.ReceiptHandle})
-	if err != nil && !errors.Is(err, context.Canceled) {
+	err := q.provider.opts.Act(ctx, executor.Action{Kind: executor.DeleteQueueMessage, Object: "sqs-message/" + sdkaws.ToString(m.MessageId),
+		Message: "delete message " + sdkaws.ToString(m.MessageId) + " from queue " + q.queue}, func(ctx context.Context) error {
+		_, err := q.sqs.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: sdkaws.String(url), ReceiptHandle: m.ReceiptHandle})
+		return err
+	})
+	if err != nil && !errors.Is(err, context.Canceled) && !executor.NotPerformed(err) {
 		q.log.Warn("deleting an interruption queue message failed; it will be delivered again",
 			"message", sdkaws.ToString(m.MessageId), "error", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/nodepilot/nodepilot/aws/catalog"
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 )
 
 // Defaults of the Options durations.
@@ -72,9 +73,18 @@ type Options struct {
 	GCGracePeriod time.Duration
 	// TerminateBatchWindow: see Delete (100 ms).
 	TerminateBatchWindow time.Duration
+	// Act performs the provider's own writes outside Create and Delete (instance profiles,
+	// interruption queue deletions), as the engine's executor does: executor.Executor.Do. Nil
+	// performs them directly, for tests that run no executor.
+	Act func(ctx context.Context, a executor.Action, perform func(context.Context) error) error
 }
 
 func (o *Options) setDefaults() {
+	if o.Act == nil {
+		o.Act = func(ctx context.Context, _ executor.Action, perform func(context.Context) error) error {
+			return perform(ctx)
+		}
+	}
 	if o.Clock == nil {
 		o.Clock = clock.RealClock{}
 	}

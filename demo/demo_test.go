@@ -48,7 +48,7 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 
 	t.Log("the PodDisruptionBudget of api (minAvailable 2) holds while its node drains")
 	patchNodePool(t, ctx, env, inflateNode.NodePool(), `{"spec":{"disruption":{"budgets":[{"nodes":"100%"}]}}}`)
-	if err := env.App.Writer.DeleteNodeClaim(ctx, inflateNode.NodeClaim.Name); err != nil {
+	if err := env.App.Executor.DeleteNodeClaim(ctx, inflateNode.NodeClaim.Name, "(test)"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, env, 3*time.Minute, "the drained node gone and api running elsewhere", func(s *state.Snapshot) error {
@@ -103,9 +103,13 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 // runDemo starts the demo environment and runs nodepilot in it for at most timeout; when the
 // test ends, nodepilot must stop cleanly and the environment is closed.
 func runDemo(t *testing.T, timeout time.Duration) (context.Context, *Environment) {
-	ctx, cancel := context.WithTimeout(t.Context(), timeout)
 	opts := DefaultOptions()
 	opts.Dir = t.TempDir()
+	return runDemoWith(t, timeout, opts)
+}
+
+func runDemoWith(t *testing.T, timeout time.Duration, opts Options) (context.Context, *Environment) {
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
 	env, err := Start(ctx, opts)
 	if err != nil {
 		cancel()

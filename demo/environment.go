@@ -5,16 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/rest"
 
 	"github.com/nodepilot/nodepilot/app"
 	"github.com/nodepilot/nodepilot/aws"
 	"github.com/nodepilot/nodepilot/aws/catalog"
 	"github.com/nodepilot/nodepilot/aws/emulator"
 	"github.com/nodepilot/nodepilot/engine/autoscaler"
+	"github.com/nodepilot/nodepilot/kube"
 	"github.com/nodepilot/nodepilot/kube/apis/crds"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
@@ -36,6 +39,18 @@ type Options struct {
 	// Autoscaler tunes the loops (dry run included).
 	Autoscaler autoscaler.Options
 	Registry   prometheus.Registerer
+	// WrapTransport, when set, wraps nodepilot's own connection to the API server (not the
+	// demo's setup), so that a test can see every request nodepilot sends.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
+}
+
+// nodepilotREST is the config nodepilot reaches the demo cluster with.
+func nodepilotREST(cfg *rest.Config, wrap func(http.RoundTripper) http.RoundTripper) *rest.Config {
+	if wrap != nil {
+		cfg = rest.CopyConfig(cfg)
+		cfg.Wrap(wrap)
+	}
+	return cfg
 }
 
 // DefaultOptions fit the demo's story in a few minutes. Spot-to-spot consolidation is on: the
@@ -97,7 +112,7 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	}
 	env.instances = newInstances(env.Emulator, cat)
 	env.App, err = app.New(ctx, app.Options{
-		REST:        env.Cluster.RESTConfig(),
+		REST:        nodepilotREST(env.Cluster.RESTConfig(), opts.WrapTransport),
 		ClusterName: ClusterName,
 		AWS: aws.ConfigOptions{Region: env.Emulator.Region(), HTTPClient: env.Emulator.HTTPClient(),
 			Credentials: credentials.NewStaticCredentialsProvider("demo", "demo", "")},
@@ -110,7 +125,13 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	if err != nil {
 		return env, err
 	}
-	if env.Deployments, err = apply(ctx, env.App.Clients, ClusterName); err != nil {
+	// The demo's own writes (its manifests) are not nodepilot's: they go through clients of their
+	// own, which a dry-run or read-only App would refuse.
+	setup, err := kube.NewClients(env.Cluster.RESTConfig())
+	if err != nil {
+		return env, err
+	}
+	if env.Deployments, err = apply(ctx, setup, ClusterName); err != nil {
 		return env, err
 	}
 	return env, nil

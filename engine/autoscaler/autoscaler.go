@@ -10,6 +10,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/interruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/lifecycle"
@@ -18,12 +19,13 @@ import (
 	"github.com/nodepilot/nodepilot/engine/termination"
 )
 
-// Options tune every loop. DryRun in Provisioning, Lifecycle and Disruption is set from DryRun.
+// Options tune every loop.
 type Options struct {
 	Provisioning provisioning.Options
 	Lifecycle    lifecycle.Options
 	Disruption   disruption.Options
-	// DryRun decides and journals everything as "would", and changes nothing.
+	// DryRun asks for a dry-run executor: every loop decides, and every write is journaled as
+	// "would" and not performed. The executor given to New is what enforces it.
 	DryRun bool
 	// GCPeriod is how often machines and NodeClaims are reconciled with each other.
 	GCPeriod time.Duration
@@ -41,6 +43,7 @@ func DefaultOptions() Options {
 // lifecycle, disruption, termination, interruption and garbage collection.
 type Autoscaler struct {
 	cluster       *state.Cluster
+	exec          *executor.Executor
 	journal       *journal.Journal
 	clock         clock.WithTicker
 	opts          Options
@@ -55,17 +58,17 @@ type Autoscaler struct {
 	paused atomic.Bool
 }
 
-// New builds the loops. interruptions may be nil (no interruption queue configured).
-func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, interruptions cloudprovider.Interruptions,
+// New builds the loops. Every write goes through exec; cloud answers the loops' questions
+// (instance types, machines, drift). interruptions may be nil (no interruption queue configured).
+func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.CloudProvider, interruptions cloudprovider.Interruptions,
 	j *journal.Journal, c clock.WithTicker, opts Options) *Autoscaler {
-	opts.Provisioning.DryRun, opts.Lifecycle.DryRun, opts.Disruption.DryRun = opts.DryRun, opts.DryRun, opts.DryRun
 	return &Autoscaler{
-		cluster: cluster, journal: j, clock: c, opts: opts, interruptions: interruptions,
-		Provisioner:  provisioning.New(cluster, writer, cloud, j, c, opts.Provisioning),
-		Lifecycle:    lifecycle.New(cluster, writer, cloud, j, c, opts.Lifecycle),
-		Disruption:   disruption.New(cluster, writer, cloud, j, c, opts.Disruption),
-		Termination:  termination.New(cluster, writer, cloud, j, c, opts.DryRun),
-		Interruption: interruption.New(cluster, writer, j, c, opts.DryRun),
+		cluster: cluster, exec: exec, journal: j, clock: c, opts: opts, interruptions: interruptions,
+		Provisioner:  provisioning.New(cluster, exec, cloud, j, c, opts.Provisioning),
+		Lifecycle:    lifecycle.New(cluster, exec, cloud, j, c, opts.Lifecycle),
+		Disruption:   disruption.New(cluster, exec, cloud, j, c, opts.Disruption),
+		Termination:  termination.New(cluster, exec, j, c),
+		Interruption: interruption.New(cluster, exec, j, c),
 	}
 }
 
@@ -79,7 +82,7 @@ func (a *Autoscaler) Resume() { a.paused.Store(false) }
 func (a *Autoscaler) Paused() bool { return a.paused.Load() }
 
 // DryRun reports whether the autoscaler only decides.
-func (a *Autoscaler) DryRun() bool { return a.opts.DryRun }
+func (a *Autoscaler) DryRun() bool { return a.exec.DryRun() }
 
 // Run runs every loop until ctx ends, then waits for them to stop.
 func (a *Autoscaler) Run(ctx context.Context) {
@@ -118,7 +121,7 @@ func (a *Autoscaler) loop(ctx context.Context, period time.Duration, onChange bo
 	defer tick.Stop()
 	for {
 		if !a.Paused() {
-			if err := reconcile(); err != nil && ctx.Err() == nil {
+			if err := reconcile(); err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
 				a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindDisruption, Reason: "Error", Message: err.Error()})
 			}
 		}
@@ -153,7 +156,7 @@ func (a *Autoscaler) provision(ctx context.Context) {
 		if a.Paused() {
 			continue
 		}
-		if _, err := a.Provisioner.Reconcile(ctx); err != nil && ctx.Err() == nil {
+		if _, err := a.Provisioner.Reconcile(ctx); err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
 			a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindProvisioning, Reason: "Error", Message: "provisioning: " + err.Error()})
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/autoscaler"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -75,8 +76,17 @@ func (h *harness) start(opts ...harnessOption) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	h.autoscaler = autoscaler.New(h.Cluster, h.API, h.Cloud, h.Cloud, h.journal, h.Clock, o)
+	h.autoscaler = autoscaler.New(h.Cluster, h.executor(o.DryRun), h.Cloud, h.Cloud, h.journal, h.Clock, o)
 	h.stop = h.AddReconciler(h.pass(h.autoscaler))
+}
+
+// executor is the harness's executor over its API and cloud, dry-run or live.
+func (h *harness) executor(dryRun bool) *executor.Executor {
+	mode := executor.Live
+	if dryRun {
+		mode = executor.DryRun
+	}
+	return executor.New(mode, h.API, h.Cloud, h.journal, h.Clock)
 }
 
 func (h *harness) pass(a *autoscaler.Autoscaler) func(context.Context) {

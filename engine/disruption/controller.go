@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
@@ -37,8 +38,6 @@ type Options struct {
 	MultiNodeMax     int
 	PreferencePolicy scheduling.PreferencePolicy
 	WellKnownLabels  []string
-	// DryRun decides and journals what it would do, and changes nothing.
-	DryRun bool
 }
 
 // DefaultOptions are Karpenter's.
@@ -51,7 +50,7 @@ func DefaultOptions() Options {
 // consolidation, in Karpenter's order, within budgets, PodDisruptionBudgets and do-not-disrupt.
 type Controller struct {
 	cluster *state.Cluster
-	writer  state.Writer
+	exec    *executor.Executor
 	cloud   cloudprovider.CloudProvider
 	journal *journal.Journal
 	clock   clock.WithTicker
@@ -75,9 +74,10 @@ type inflight struct {
 	started      time.Time
 }
 
-// New returns a disruption controller.
-func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.WithTicker, opts Options) *Controller {
-	return &Controller{cluster: cluster, writer: writer, cloud: cloud, journal: j, clock: c, opts: opts}
+// New returns a disruption controller that writes through exec and reads instance types from
+// cloud.
+func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.WithTicker, opts Options) *Controller {
+	return &Controller{cluster: cluster, exec: exec, cloud: cloud, journal: j, clock: c, opts: opts}
 }
 
 // Reconcile makes one pass: it advances the command in flight, or validates the pending one, or
@@ -117,9 +117,6 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	c.recordBlocks(p, cmd)
 	switch {
 	case cmd == nil:
-		return nil
-	case c.opts.DryRun:
-		c.wouldExecute(cmd, now)
 		return nil
 	case cmd.Method == MethodDrift:
 		return c.execute(ctx, cmd, now)
@@ -238,7 +235,12 @@ func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, c
 // when there are none, delete the candidates at once.
 func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) error {
 	for _, cand := range cmd.Candidates {
-		if err := c.setDisruptedTaint(ctx, cand.Node.Node.Name, true); err != nil {
+		err := c.setDisruptedTaint(ctx, cand.Node.Node.Name, true)
+		if executor.NotPerformed(err) {
+			c.wouldExecute(cmd, now)
+			return nil
+		}
+		if err != nil {
 			return c.rollback(ctx, cmd, fmt.Errorf("tainting node %s: %w", cand.Name(), err), now)
 		}
 	}
@@ -252,7 +254,7 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 		if np == nil {
 			return c.rollback(ctx, cmd, fmt.Errorf("replacement nodepool %q is gone", r.NodePool), now)
 		}
-		nc, err := c.writer.CreateNodeClaim(ctx, provisioning.NodeClaimFor(np, r))
+		nc, err := c.exec.CreateNodeClaim(ctx, provisioning.NodeClaimFor(np, r), fmt.Sprintf("to replace %v (%s)", cmd.Nodes(), cmd.Method))
 		if err != nil {
 			return c.rollback(ctx, cmd, fmt.Errorf("creating a replacement: %w", err), now)
 		}
@@ -290,7 +292,7 @@ func (c *Controller) advance(ctx context.Context, snap *state.Snapshot, now time
 		if now.Sub(in.started) > c.opts.ReplacementTimeout {
 			c.inflight = nil
 			for _, name := range in.replacements {
-				if err := c.writer.DeleteNodeClaim(ctx, name); err != nil && !apierrors.IsNotFound(err) {
+				if err := c.exec.DeleteNodeClaim(ctx, name, "(replacement did not initialize)"); err != nil && !apierrors.IsNotFound(err) {
 					return err
 				}
 			}
@@ -319,7 +321,7 @@ func nodeOfClaim(snap *state.Snapshot, claim string) *state.Node {
 func (c *Controller) deleteCandidates(ctx context.Context, cmd *Command, now time.Time) error {
 	var errs []error
 	for _, cand := range cmd.Candidates {
-		if err := c.writer.DeleteNodeClaim(ctx, cand.NodeClaim.Name); err != nil && !apierrors.IsNotFound(err) {
+		if err := c.exec.DeleteNodeClaim(ctx, cand.NodeClaim.Name, "("+cmd.Method+")"); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, err)
 		}
 	}
@@ -371,7 +373,11 @@ func (c *Controller) removeStaleTaints(ctx context.Context, snap *state.Snapshot
 
 func (c *Controller) setDisruptedTaint(ctx context.Context, node string, on bool) error {
 	disrupted := karpv1.DisruptedNoScheduleTaint()
-	_, err := c.writer.UpdateNode(ctx, node, func(n *corev1.Node) error {
+	what := "taint " + disrupted.ToString()
+	if !on {
+		what = "remove taint " + disrupted.ToString()
+	}
+	_, err := c.exec.UpdateNode(ctx, node, what, func(n *corev1.Node) error {
 		has := slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) })
 		switch {
 		case on && !has:
@@ -384,7 +390,7 @@ func (c *Controller) setDisruptedTaint(ctx context.Context, node string, on bool
 	return err
 }
 
-// wouldExecute journals a dry-run decision once per distinct decision.
+// wouldExecute journals a decision the dry-run executor held back, once per distinct decision.
 func (c *Controller) wouldExecute(cmd *Command, now time.Time) {
 	key := cmd.Method + fmt.Sprint(cmd.Nodes()) + fmt.Sprint(cmd.ReplacementTypes())
 	if key == c.lastDryRun {

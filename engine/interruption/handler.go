@@ -9,6 +9,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 )
@@ -16,15 +17,14 @@ import (
 // Handler turns interruption events into NodeClaim deletions.
 type Handler struct {
 	cluster *state.Cluster
-	writer  state.Writer
+	exec    *executor.Executor
 	journal *journal.Journal
 	clock   clock.Clock
-	dryRun  bool
 }
 
-// New returns a handler; in dry-run it only journals.
-func New(cluster *state.Cluster, writer state.Writer, j *journal.Journal, c clock.Clock, dryRun bool) *Handler {
-	return &Handler{cluster: cluster, writer: writer, journal: j, clock: c, dryRun: dryRun}
+// New returns a handler that deletes NodeClaims through exec.
+func New(cluster *state.Cluster, exec *executor.Executor, j *journal.Journal, c clock.Clock) *Handler {
+	return &Handler{cluster: cluster, exec: exec, journal: j, clock: c}
 }
 
 // Run handles events from source until ctx ends.
@@ -63,7 +63,7 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 	}
 	reason, eventType := eventReason(ev.Kind, ev.Detail)
 	entry := journal.Entry{Time: h.clock.Now(), Kind: journal.KindInterruption, Method: "Interruption", Reason: string(ev.Kind), Until: ev.Deadline,
-		DryRun: h.dryRun}
+		DryRun: h.exec.DryRun()}
 	if target == nil {
 		entry.Message = fmt.Sprintf("%s for %s, which no nodeclaim owns; ignored", ev.Kind, ev.InstanceID)
 		h.journal.Record(entry)
@@ -86,15 +86,11 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 	if nc.DeletionTimestamp != nil {
 		return nil // already terminating; the event repeats what termination is doing
 	}
-	if h.dryRun {
-		entry.Message = fmt.Sprintf("would delete nodeclaim %s: %s (%s)", nc.Name, ev.Kind, ev.InstanceID)
-		h.journal.Record(entry)
-		return nil
-	}
 	entry.Message = fmt.Sprintf("deleting nodeclaim %s: %s for %s, draining %d pod(s) before %s", nc.Name, ev.Kind, ev.InstanceID,
 		len(entry.Pods), deadlineText(ev))
 	h.journal.Record(entry)
-	if err := h.writer.DeleteNodeClaim(ctx, nc.Name); err != nil && !apierrors.IsNotFound(err) {
+	err := h.exec.DeleteNodeClaim(ctx, nc.Name, fmt.Sprintf("(%s for %s)", ev.Kind, ev.InstanceID))
+	if err != nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
 		return fmt.Errorf("deleting nodeclaim %s for %s: %w", nc.Name, ev.Kind, err)
 	}
 	return nil

@@ -24,6 +24,8 @@ const (
 	KindTermination       Kind = "Termination"
 	KindLiveness          Kind = "Liveness"
 	KindGarbageCollection Kind = "GarbageCollection"
+	// KindAction is one write the executor performed, or in dry-run would have.
+	KindAction Kind = "Action"
 )
 
 // Entry is one decision, refusal or event of the autoscaler.

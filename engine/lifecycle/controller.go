@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -26,8 +27,6 @@ type Options struct {
 	// LaunchTTL and RegistrationTTL: a NodeClaim not launched within LaunchTTL of its creation,
 	// or not registered within RegistrationTTL of its launch, is deleted.
 	LaunchTTL, RegistrationTTL time.Duration
-	// DryRun changes nothing.
-	DryRun bool
 }
 
 // DefaultOptions are Karpenter's.
@@ -39,7 +38,7 @@ func DefaultOptions() Options {
 // expire or never come up.
 type Controller struct {
 	cluster *state.Cluster
-	writer  state.Writer
+	exec    *executor.Executor
 	cloud   cloudprovider.CloudProvider
 	journal *journal.Journal
 	clock   clock.WithTicker
@@ -55,17 +54,15 @@ type backoff struct {
 	delay time.Duration
 }
 
-// New returns a lifecycle controller.
-func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.WithTicker, opts Options) *Controller {
-	return &Controller{cluster: cluster, writer: writer, cloud: cloud, journal: j, clock: c, opts: opts, backoff: map[string]backoff{},
+// New returns a lifecycle controller that writes and launches through exec and asks cloud about
+// drift and machines.
+func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.WithTicker, opts Options) *Controller {
+	return &Controller{cluster: cluster, exec: exec, cloud: cloud, journal: j, clock: c, opts: opts, backoff: map[string]backoff{},
 		driftChecked: map[string]driftCheck{}}
 }
 
 // Reconcile takes one step for every NodeClaim; a failure on one does not hold up the others.
 func (c *Controller) Reconcile(ctx context.Context) {
-	if c.opts.DryRun {
-		return
-	}
 	snap := c.cluster.Snapshot()
 	if !snap.Synced {
 		return
@@ -74,12 +71,12 @@ func (c *Controller) Reconcile(ctx context.Context) {
 		if sn.NodeClaim == nil || sn.NodeClaim.DeletionTimestamp != nil {
 			continue
 		}
-		if err := c.reconcile(ctx, snap, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) {
+		if err := c.reconcile(ctx, snap, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
 			c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindLaunch, Reason: "Error", NodeClaims: []string{sn.NodeClaim.Name},
 				NodePool: sn.NodePool(), Message: fmt.Sprintf("nodeclaim %s: %v", sn.NodeClaim.Name, err)})
 		}
 	}
-	if err := c.reconcileNodePools(ctx, snap); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) {
+	if err := c.reconcileNodePools(ctx, snap); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
 		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindProvisioning, Reason: "Error", Message: "nodepool status: " + err.Error()})
 	}
 	exists := func(name string) bool {
@@ -100,7 +97,7 @@ func (c *Controller) Reconcile(ctx context.Context) {
 func (c *Controller) reconcile(ctx context.Context, snap *state.Snapshot, sn *state.Node) error {
 	nc := sn.NodeClaim
 	if !slices.Contains(nc.Finalizers, karpv1.TerminationFinalizer) {
-		if _, err := c.writer.UpdateNodeClaim(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		if _, err := c.exec.UpdateNodeClaim(ctx, nc.Name, "add finalizer "+karpv1.TerminationFinalizer, func(o *karpv1.NodeClaim) error {
 			if !slices.Contains(o.Finalizers, karpv1.TerminationFinalizer) {
 				o.Finalizers = append(o.Finalizers, karpv1.TerminationFinalizer)
 			}
@@ -133,27 +130,30 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 	if b, ok := c.backoff[nc.Name]; ok && now.Before(b.next) {
 		return nil
 	}
-	launched, err := c.cloud.Create(ctx, nc)
+	launched, err := c.exec.Launch(ctx, nc)
+	if executor.NotPerformed(err) {
+		return err
+	}
 	if cloudprovider.IsInsufficientCapacity(err) {
 		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "InsufficientCapacity", NodeClaims: []string{nc.Name},
 			NodePool: sn.NodePool(), Message: fmt.Sprintf("failed launching nodeclaim %s, deleting it so its pods are planned again: %v", nc.Name, err),
 			Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "InsufficientCapacityError", Message: err.Error()}}})
 		delete(c.backoff, nc.Name)
-		return ignoreNotFound(c.writer.DeleteNodeClaim(ctx, nc.Name))
+		return ignoreNotFound(c.exec.DeleteNodeClaim(ctx, nc.Name, "(insufficient capacity)"))
 	}
 	if err != nil {
 		b := c.backoff[nc.Name]
 		b.delay = min(max(2*b.delay, time.Second), 5*time.Minute)
 		b.next = now.Add(b.delay)
 		c.backoff[nc.Name] = b
-		_, uerr := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		_, uerr := c.exec.UpdateNodeClaimStatus(ctx, nc.Name, "set Launched=False (LaunchFailed)", func(o *karpv1.NodeClaim) error {
 			setCondition(o, karpv1.ConditionTypeLaunched, metav1.ConditionFalse, "LaunchFailed", err.Error(), now)
 			return nil
 		})
 		return errors.Join(fmt.Errorf("launching (retry in %s): %w", b.delay, err), uerr)
 	}
 	delete(c.backoff, nc.Name)
-	if _, err := c.writer.UpdateNodeClaim(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+	if _, err := c.exec.UpdateNodeClaim(ctx, nc.Name, "copy the launched instance's labels", func(o *karpv1.NodeClaim) error {
 		if o.Labels == nil {
 			o.Labels = map[string]string{}
 		}
@@ -192,7 +192,7 @@ func (c *Controller) register(ctx context.Context, sn *state.Node) error {
 		}
 		return nil
 	}
-	if _, err := c.writer.UpdateNode(ctx, sn.Node.Name, func(n *corev1.Node) error {
+	if _, err := c.exec.UpdateNode(ctx, sn.Node.Name, "adopt for nodeclaim "+nc.Name+" (labels, taints, finalizer)", func(n *corev1.Node) error {
 		adopt(n, nc)
 		return nil
 	}); err != nil {
@@ -244,7 +244,7 @@ func (c *Controller) initialize(ctx context.Context, sn *state.Node) error {
 	if why := notInitialized(n, nc); why != "" {
 		return nil
 	}
-	if _, err := c.writer.UpdateNode(ctx, n.Name, func(o *corev1.Node) error {
+	if _, err := c.exec.UpdateNode(ctx, n.Name, "label "+karpv1.NodeInitializedLabelKey+"=true", func(o *corev1.Node) error {
 		if o.Labels == nil {
 			o.Labels = map[string]string{}
 		}
@@ -266,7 +266,7 @@ func (c *Controller) initialize(ctx context.Context, sn *state.Node) error {
 // can repeat a step the previous one did. It reports whether it changed anything.
 func (c *Controller) setConditionOnce(ctx context.Context, name, conditionType string, now time.Time, also func(*karpv1.NodeClaim)) (bool, error) {
 	changed := false
-	_, err := c.writer.UpdateNodeClaimStatus(ctx, name, func(o *karpv1.NodeClaim) error {
+	_, err := c.exec.UpdateNodeClaimStatus(ctx, name, "set "+conditionType+"=True", func(o *karpv1.NodeClaim) error {
 		changed = !meta.IsStatusConditionTrue(o.Status.Conditions, conditionType)
 		if !changed {
 			return nil
@@ -320,7 +320,7 @@ func (c *Controller) giveUp(ctx context.Context, sn *state.Node, why string) err
 	c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindLiveness, Reason: "LivenessTimeout", NodeClaims: []string{nc.Name},
 		NodePool: sn.NodePool(), Message: fmt.Sprintf("deleting nodeclaim %s: %s", nc.Name, why),
 		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "LivenessTimeout", Message: "NodeClaim " + why}}})
-	return ignoreNotFound(c.writer.DeleteNodeClaim(ctx, nc.Name))
+	return ignoreNotFound(c.exec.DeleteNodeClaim(ctx, nc.Name, "("+why+")"))
 }
 
 // expiredAt reports whether a NodeClaim has lived past its expireAfter.
@@ -341,7 +341,7 @@ func (c *Controller) expire(ctx context.Context, sn *state.Node, at time.Time) e
 		NodeClaims: []string{nc.Name}, Nodes: nodeNames(sn), NodePool: sn.NodePool(), Pods: podNames(sn.Pods),
 		Message: fmt.Sprintf("deleting expired nodeclaim %s (expireAfter %s reached at %s)", nc.Name, nc.Spec.ExpireAfter.String(), at.UTC().Format(time.RFC3339)),
 		Events:  []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionTerminating", Message: "Disrupting NodeClaim: Expired"}}})
-	return ignoreNotFound(c.writer.DeleteNodeClaim(ctx, nc.Name))
+	return ignoreNotFound(c.exec.DeleteNodeClaim(ctx, nc.Name, "(expired)"))
 }
 
 func ignoreNotFound(err error) error {

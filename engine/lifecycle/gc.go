@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -20,9 +21,6 @@ const gcGrace = 30 * time.Second
 // machine is gone is deleted (its pods are planned again), and a machine this cluster launched
 // that no NodeClaim claims is terminated. Every action is journaled with its reason.
 func (c *Controller) GarbageCollect(ctx context.Context) error {
-	if c.opts.DryRun {
-		return nil
-	}
 	snap := c.cluster.Snapshot()
 	if !snap.Synced {
 		return nil
@@ -42,7 +40,11 @@ func (c *Controller) GarbageCollect(ctx context.Context) error {
 		if _, ok := claims[m.Name]; ok || now.Sub(m.CreationTimestamp.Time) < gcGrace {
 			continue
 		}
-		if err := c.cloud.Delete(ctx, m); err != nil && !cloudprovider.IsNodeClaimNotFound(err) {
+		err := c.exec.Terminate(ctx, m, "(garbage: no nodeclaim claims it)")
+		if executor.NotPerformed(err) {
+			continue
+		}
+		if err != nil && !cloudprovider.IsNodeClaimNotFound(err) {
 			return fmt.Errorf("terminating orphan %s: %w", m.Status.ProviderID, err)
 		}
 		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindGarbageCollection, Reason: "OrphanInstance", NodeClaims: []string{m.Name},
@@ -56,7 +58,7 @@ func (c *Controller) GarbageCollect(ctx context.Context) error {
 		}
 		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindGarbageCollection, Reason: "InstanceGone", NodeClaims: []string{nc.Name},
 			Message: fmt.Sprintf("deleting nodeclaim %s: its instance %s no longer exists", nc.Name, nc.Status.ProviderID)})
-		if err := c.writer.DeleteNodeClaim(ctx, nc.Name); err != nil {
+		if err := c.exec.DeleteNodeClaim(ctx, nc.Name, "(its instance is gone)"); err != nil && !executor.NotPerformed(err) {
 			return ignoreNotFound(err)
 		}
 	}

@@ -81,7 +81,7 @@ func (c *Controller) reconcileNodePools(ctx context.Context, snap *state.Snapsho
 		if equality.Semantic.DeepEqual(np.Status, want.Status) { // quantities by amount, not spelling
 			continue
 		}
-		errs = append(errs, c.writer.UpdateNodePoolStatus(ctx, np.Name, func(live *karpv1.NodePool) error {
+		errs = append(errs, c.exec.UpdateNodePoolStatus(ctx, np.Name, func(live *karpv1.NodePool) error {
 			SetNodePoolStatus(snap, usage[np.Name], live)
 			return nil
 		}))

@@ -41,7 +41,7 @@ func (c *Controller) observe(ctx context.Context, snap *state.Snapshot, sn *stat
 		consolidatable == conditionTrue(nc, karpv1.ConditionTypeConsolidatable) && !stale {
 		return nil
 	}
-	_, err := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+	_, err := c.exec.UpdateNodeClaimStatus(ctx, nc.Name, "update Drifted, Consolidatable and lastPodEventTime", func(o *karpv1.NodeClaim) error {
 		if drift != "" {
 			setCondition(o, karpv1.ConditionTypeDrifted, metav1.ConditionTrue, drift, "", now)
 		} else {

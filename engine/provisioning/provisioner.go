@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -28,8 +29,6 @@ type Options struct {
 	PreferencePolicy scheduling.PreferencePolicy
 	// WellKnownLabels are the labels the cloud puts on every node (see scheduling.Input).
 	WellKnownLabels []string
-	// DryRun decides and journals, and changes nothing.
-	DryRun bool
 }
 
 // DefaultOptions are Karpenter's.
@@ -41,7 +40,7 @@ func DefaultOptions() Options {
 // Provisioner launches NodeClaims for pods that fit nowhere.
 type Provisioner struct {
 	cluster *state.Cluster
-	writer  state.Writer
+	exec    *executor.Executor
 	cloud   cloudprovider.CloudProvider
 	journal *journal.Journal
 	clock   clock.Clock
@@ -60,9 +59,9 @@ type Outcome struct {
 	Notes   []string
 }
 
-// New returns a provisioner.
-func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.Clock, opts Options) *Provisioner {
-	return &Provisioner{cluster: cluster, writer: writer, cloud: cloud, journal: j, clock: c, opts: opts}
+// New returns a provisioner that writes through exec and reads instance types from cloud.
+func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.Clock, opts Options) *Provisioner {
+	return &Provisioner{cluster: cluster, exec: exec, cloud: cloud, journal: j, clock: c, opts: opts}
 }
 
 // Last returns the latest pass's outcome, or nil before the first.
@@ -93,7 +92,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	if n := len(results.NewNodeClaims); n > 0 {
 		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NodeClaimsComputed",
 			Message:    fmt.Sprintf("computed new nodeclaim(s) to fit pod(s): %d nodeclaims for %d pods", n, placed(results)),
-			PriceAfter: results.TotalPricePerHour(), DryRun: p.opts.DryRun})
+			PriceAfter: results.TotalPricePerHour(), DryRun: p.exec.DryRun()})
 	}
 	p.nominate(results, now)
 	limits := newLimitCheck(snap, cat)
@@ -114,18 +113,17 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	return out, nil
 }
 
-// create writes one NodeClaim (or, in dry-run, says it would).
+// create writes one NodeClaim through the executor; in dry-run the executor journals that it
+// would, and the planned NodeClaim's hostname stands for it.
 func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.NodeClaim) (string, error) {
 	obj := NodeClaimFor(pt.NodePool, nc)
 	entry := journal.Entry{Time: p.clock.Now(), Kind: journal.KindProvisioning, Reason: "NodeClaimCreated", NodePool: nc.NodePool,
-		Pods: podNames(nc.Pods), PriceAfter: nc.PricePerHour(), Replacements: []string{nc.InstanceType.Name}, DryRun: p.opts.DryRun}
-	if p.opts.DryRun {
-		entry.Message = fmt.Sprintf("would create nodeclaim for %d pods: %s %s in %s at $%.4f/h", len(nc.Pods),
-			nc.Offering.CapacityType, nc.InstanceType.Name, nc.Offering.Zone, nc.PricePerHour())
-		p.journal.Record(entry)
+		Pods: podNames(nc.Pods), PriceAfter: nc.PricePerHour(), Replacements: []string{nc.InstanceType.Name}}
+	created, err := p.exec.CreateNodeClaim(ctx, obj, fmt.Sprintf("for %d pods of nodepool %s: %s %s in %s at $%.4f/h", len(nc.Pods),
+		nc.NodePool, nc.Offering.CapacityType, nc.InstanceType.Name, nc.Offering.Zone, nc.PricePerHour()))
+	if executor.NotPerformed(err) {
 		return nc.Hostname, nil
 	}
-	created, err := p.writer.CreateNodeClaim(ctx, obj)
 	if err != nil {
 		return "", fmt.Errorf("creating a nodeclaim for nodepool %q: %w", nc.NodePool, err)
 	}
@@ -142,15 +140,13 @@ func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.
 // disrupted for a while, and tells each pod where it should go.
 func (p *Provisioner) nominate(results *scheduling.Results, now time.Time) {
 	for _, n := range results.ExistingNodes {
-		if !p.opts.DryRun {
-			p.cluster.Nominate(n.Name, now.Add(p.opts.NominationTTL))
-		}
+		p.cluster.Nominate(n.Name, now.Add(p.opts.NominationTTL))
 		events := make([]journal.Event, len(n.Pods))
 		for i, pod := range n.Pods {
 			events[i] = journal.Event{Object: pod, Type: corev1.EventTypeNormal, Reason: "Nominated", Message: "Pod should schedule on: " + n.Name}
 		}
 		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "Nominated", Nodes: []string{n.Name},
-			Pods: podNames(n.Pods), DryRun: p.opts.DryRun, Events: events,
+			Pods: podNames(n.Pods), DryRun: p.exec.DryRun(), Events: events,
 			Message: fmt.Sprintf("nominated %s for %d pod(s)", n.Name, len(n.Pods))})
 	}
 }
@@ -168,7 +164,7 @@ func (p *Provisioner) reportUnschedulable(results *scheduling.Results, now time.
 		}
 		msg := "Failed to schedule pod, " + strings.Join(parts, "; ")
 		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "FailedScheduling",
-			Pods: []string{pe.Pod.Namespace + "/" + pe.Pod.Name}, Message: msg, DryRun: p.opts.DryRun,
+			Pods: []string{pe.Pod.Namespace + "/" + pe.Pod.Name}, Message: msg, DryRun: p.exec.DryRun(),
 			Events: []journal.Event{{Object: pe.Pod, Type: corev1.EventTypeWarning, Reason: "FailedScheduling", Message: msg}}})
 	}
 }

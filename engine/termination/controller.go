@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -24,13 +25,11 @@ import (
 // cluster each pass, so a restart picks up where the last process stopped.
 type Controller struct {
 	cluster *state.Cluster
-	writer  state.Writer
-	cloud   cloudprovider.CloudProvider
+	exec    *executor.Executor
 	journal *journal.Journal
 	clock   clock.WithTicker
 	// retries holds, per pod, when an eviction refused by a budget may be tried again.
 	retries map[types.NamespacedName]retry
-	dryRun  bool
 }
 
 type retry struct {
@@ -41,16 +40,13 @@ type retry struct {
 	refused error
 }
 
-// New returns a termination controller; in dry-run it does nothing.
-func New(cluster *state.Cluster, writer state.Writer, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.WithTicker, dryRun bool) *Controller {
-	return &Controller{cluster: cluster, writer: writer, cloud: cloud, journal: j, clock: c, retries: map[types.NamespacedName]retry{}, dryRun: dryRun}
+// New returns a termination controller that writes and terminates through exec.
+func New(cluster *state.Cluster, exec *executor.Executor, j *journal.Journal, c clock.WithTicker) *Controller {
+	return &Controller{cluster: cluster, exec: exec, journal: j, clock: c, retries: map[types.NamespacedName]retry{}}
 }
 
 // Reconcile takes one step for every NodeClaim being deleted.
 func (c *Controller) Reconcile(ctx context.Context) {
-	if c.dryRun {
-		return
-	}
 	snap := c.cluster.Snapshot()
 	if !snap.Synced {
 		return
@@ -60,7 +56,7 @@ func (c *Controller) Reconcile(ctx context.Context) {
 		if nc == nil || nc.DeletionTimestamp == nil || !slices.Contains(nc.Finalizers, karpv1.TerminationFinalizer) {
 			continue
 		}
-		if err := c.terminate(ctx, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) {
+		if err := c.terminate(ctx, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
 			c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: "Error", NodeClaims: []string{nc.Name},
 				Message: fmt.Sprintf("terminating nodeclaim %s: %v", nc.Name, err)})
 		}
@@ -78,7 +74,7 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 			return nil
 		}
 		if !meta.IsStatusConditionTrue(nc.Status.Conditions, karpv1.ConditionTypeDrained) {
-			if _, err := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+			if _, err := c.exec.UpdateNodeClaimStatus(ctx, nc.Name, "set Drained=True", func(o *karpv1.NodeClaim) error {
 				meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{Type: karpv1.ConditionTypeDrained, Status: metav1.ConditionTrue,
 					Reason: "Drained", LastTransitionTime: metav1.NewTime(now)})
 				return nil
@@ -89,7 +85,10 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 	}
 	// Terminate even a NodeClaim that never recorded a launch: the cloud finds a machine
 	// launched for it by its tags, so a crash between launch and record leaves no orphan.
-	err := c.cloud.Delete(ctx, nc)
+	err := c.exec.Terminate(ctx, nc, "(it is being deleted)")
+	if executor.NotPerformed(err) {
+		return err
+	}
 	if err != nil && !cloudprovider.IsNodeClaimNotFound(err) {
 		return fmt.Errorf("terminating the instance: %w", err)
 	}
@@ -99,7 +98,7 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 			return nil
 		}
 		changed := false
-		_, uerr := c.writer.UpdateNodeClaimStatus(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+		_, uerr := c.exec.UpdateNodeClaimStatus(ctx, nc.Name, "set InstanceTerminating=True", func(o *karpv1.NodeClaim) error {
 			// The informer may lag behind this controller's own write: decide on the fresh object.
 			if changed = !meta.IsStatusConditionTrue(o.Status.Conditions, karpv1.ConditionTypeInstanceTerminating); changed {
 				meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{Type: karpv1.ConditionTypeInstanceTerminating,
@@ -119,7 +118,7 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 		}
 	}
 	released := false
-	if _, err := c.writer.UpdateNodeClaim(ctx, nc.Name, func(o *karpv1.NodeClaim) error {
+	if _, err := c.exec.UpdateNodeClaim(ctx, nc.Name, "remove finalizer "+karpv1.TerminationFinalizer, func(o *karpv1.NodeClaim) error {
 		released = slices.Contains(o.Finalizers, karpv1.TerminationFinalizer)
 		o.Finalizers = slices.DeleteFunc(o.Finalizers, func(f string) bool { return f == karpv1.TerminationFinalizer })
 		return nil
@@ -139,7 +138,7 @@ func (c *Controller) taint(ctx context.Context, sn *state.Node) error {
 		return nil
 	}
 	added := false
-	_, err := c.writer.UpdateNode(ctx, sn.Node.Name, func(n *corev1.Node) error {
+	_, err := c.exec.UpdateNode(ctx, sn.Node.Name, "taint "+disrupted.ToString(), func(n *corev1.Node) error {
 		added = !slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) })
 		if added {
 			n.Spec.Taints = append(n.Spec.Taints, disrupted)
@@ -155,10 +154,10 @@ func (c *Controller) taint(ctx context.Context, sn *state.Node) error {
 
 // releaseNode deletes the Node and removes the finalizer that kept it.
 func (c *Controller) releaseNode(ctx context.Context, name string) error {
-	if err := c.writer.DeleteNode(ctx, name); err != nil && !apierrors.IsNotFound(err) {
+	if err := c.exec.DeleteNode(ctx, name); err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}
-	_, err := c.writer.UpdateNode(ctx, name, func(n *corev1.Node) error {
+	_, err := c.exec.UpdateNode(ctx, name, "remove finalizer "+karpv1.TerminationFinalizer, func(n *corev1.Node) error {
 		n.Finalizers = slices.DeleteFunc(n.Finalizers, func(f string) bool { return f == karpv1.TerminationFinalizer })
 		return nil
 	})

@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -52,6 +53,7 @@ func (c *Controller) drain(ctx context.Context, sn *state.Node, deadline, now ti
 			switch err := c.evict(ctx, p, deadline, now); {
 			case err == nil:
 				evicted = append(evicted, p)
+			case executor.NotPerformed(err): // dry-run: the executor journaled the eviction it would make
 			case errors.Is(err, state.ErrEvictionRefused), errors.Is(err, errDoNotDisrupt):
 				blocked = append(blocked, err.Error())
 			case !apierrors.IsNotFound(err) && ctx.Err() == nil:
@@ -70,7 +72,7 @@ var errDoNotDisrupt = errors.New("its karpenter.sh/do-not-disrupt annotation hol
 func (c *Controller) evict(ctx context.Context, p *corev1.Pod, deadline, now time.Time) error {
 	key := pods.Key(p)
 	if grace, force := forcedGrace(p, deadline, now); force {
-		return c.writer.DeletePod(ctx, p, &grace)
+		return c.exec.DeletePod(ctx, p, &grace)
 	}
 	if pods.BlocksDisruption(p, now) {
 		return fmt.Errorf("pod %s: %w", key, errDoNotDisrupt)
@@ -78,7 +80,7 @@ func (c *Controller) evict(ctx context.Context, p *corev1.Pod, deadline, now tim
 	if r, ok := c.retries[key]; ok && now.Before(r.next) {
 		return r.refused
 	}
-	err := c.writer.Evict(ctx, p)
+	err := c.exec.Evict(ctx, p)
 	if errors.Is(err, state.ErrEvictionRefused) {
 		r := c.retries[key]
 		r.delay = min(max(2*r.delay, time.Second), 30*time.Second)

@@ -1,0 +1,89 @@
+package demo
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nodepilot/nodepilot/aws"
+	"github.com/nodepilot/nodepilot/engine/executor"
+	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/state"
+)
+
+// writeCounter counts the requests other than reads that reach the API server.
+type writeCounter struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	sent []string
+}
+
+func (c *writeCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		c.mu.Lock()
+		c.sent = append(c.sent, req.Method+" "+req.URL.Path)
+		c.mu.Unlock()
+	}
+	return c.next.RoundTrip(req)
+}
+
+func (c *writeCounter) writes() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.sent...)
+}
+
+// TestDryRunWritesNothing runs the demo's seed workloads with a dry-run autoscaler on the real
+// control plane and the emulator: the loops decide (NodeClaims to create, an instance profile,
+// status writes) and journal each as "would", while neither AWS (EC2, IAM, SQS, SSM) nor the API
+// server receives a single write from nodepilot.
+func TestDryRunWritesNothing(t *testing.T) {
+	counter := &writeCounter{}
+	opts := DefaultOptions()
+	opts.Dir = t.TempDir()
+	opts.Autoscaler.DryRun = true
+	opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { counter.next = rt; return counter }
+	ctx, env := runDemoWith(t, 4*time.Minute, opts)
+
+	would := func(kind executor.Kind) []journal.Entry {
+		var out []journal.Entry
+		for _, e := range env.App.Journal.Entries(0) {
+			if e.Kind == journal.KindAction && e.Reason == string(kind) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	waitFor(t, ctx, env, 2*time.Minute, "would-create nodeclaims and a would-create instance profile", func(*state.Snapshot) error {
+		for _, k := range []executor.Kind{executor.CreateNodeClaim, executor.CreateInstanceProfile, executor.UpdateNodeClassStatus} {
+			if len(would(k)) == 0 {
+				return fmt.Errorf("no %s journaled yet", k)
+			}
+		}
+		return nil
+	})
+	// A few more passes of every loop, at the pace the demo runs them.
+	time.Sleep(12 * time.Second)
+
+	for _, e := range would(executor.CreateNodeClaim) {
+		if !e.DryRun || !strings.HasPrefix(e.Message, "would create nodeclaim for ") {
+			t.Errorf("create entry %+v: want a dry-run 'would create nodeclaim for ...'", e)
+		}
+	}
+	if s := env.App.Cluster.Snapshot(); len(s.NodeClaims) != 0 {
+		t.Errorf("%d nodeclaims exist after a dry run", len(s.NodeClaims))
+	}
+	for op, n := range env.Emulator.CallCounts() {
+		if !aws.IsRead(op) {
+			t.Errorf("the emulator received %d %s call(s) in a dry run", n, op)
+		}
+	}
+	if w := counter.writes(); len(w) != 0 {
+		t.Errorf("the API server received %d write(s) from nodepilot in a dry run: %v", len(w), w)
+	}
+	t.Logf("dry run: %d would-create nodeclaim entries, %d AWS operations called, all reads; 0 writes to the API server",
+		len(would(executor.CreateNodeClaim)), len(env.Emulator.CallCounts()))
+}
