@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"net"
 	"os/signal"
 	"syscall"
 
@@ -19,6 +21,12 @@ func emulatorCommand(out io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			if exposed(listen) {
+				// The admin API can launch, interrupt and fault anything: say so before anyone
+				// else on the network finds out.
+				_, port, _ := net.SplitHostPort(listen)
+				fmt.Fprintf(cmd.ErrOrStderr(), "nodepilot emulator: warning: listening on %s, beyond loopback; the admin API (/_emulator) has no authentication: use --listen 127.0.0.1:%s\n", listen, port)
+			}
 			cfg := emulator.DefaultConfig()
 			cfg.ClusterName = cluster
 			return emulator.Serve(ctx, cfg, listen, out)
@@ -27,4 +35,30 @@ func emulatorCommand(out io.Writer) *cobra.Command {
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:4566", "address to listen on (every service and the admin API)")
 	cmd.Flags().StringVar(&cluster, "cluster-name", "my-cluster", "the discovery tag value and the interruption queue's name")
 	return cmd
+}
+
+// exposed reports whether listening on listen (host:port) accepts connections from other hosts:
+// an empty or unspecified host, an IP that is not loopback, or a host name that resolves to any
+// address that is not loopback. An address that does not parse or resolve is not exposed: the
+// listen itself fails with a better error.
+func exposed(listen string) bool {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return false
+	}
+	if host == "" {
+		return true
+	}
+	ips := []net.IP{net.ParseIP(host)}
+	if ips[0] == nil {
+		if ips, err = net.LookupIP(host); err != nil {
+			return false
+		}
+	}
+	for _, ip := range ips {
+		if !ip.IsLoopback() {
+			return true
+		}
+	}
+	return false
 }
