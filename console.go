@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 	"k8s.io/klog/v2"
 
 	"github.com/nodepilot/nodepilot/app"
@@ -84,6 +86,18 @@ func configPath() string {
 	return filepath.Join(home, ".config", "nodepilot", "config.yaml")
 }
 
+// errNoTerminal is the console's error without a terminal, where tcell would panic.
+var errNoTerminal = errors.New("the console needs a terminal; use `nodepilot controller` or `demo --headless`")
+
+// needTerminal fails when stdin or stdout is not a terminal (CI, cron, a pipe), so that the
+// console fails before it connects anywhere rather than panicking in tcell.
+func needTerminal() error {
+	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
+		return errNoTerminal
+	}
+	return nil
+}
+
 // runConsole runs the console over a backend until the user quits or ctx ends, reloading the
 // skin when its file changes.
 func runConsole(ctx context.Context, b ui.Backend, ref string, s *skin.Skin, logger *slog.Logger) error {
@@ -139,6 +153,9 @@ does, over the cluster's NodePools and EC2NodeClasses. --readonly watches and ex
 			return err
 		}
 		defer closeLog()
+		if err := needTerminal(); err != nil {
+			return err
+		}
 		ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 		defer stop()
 		appOpts := cf.appOptions(opts, logger)

@@ -8,6 +8,8 @@ import (
 	"testing"
 )
 
+const noTerminal = "the console needs a terminal; use `nodepilot controller` or `demo --headless`"
+
 // TestConsoleInputErrors checks that the console's and the demo's bad input fails with an error
 // naming it, before any cluster, control plane or terminal is touched.
 func TestConsoleInputErrors(t *testing.T) {
@@ -54,13 +56,24 @@ users:
 		{name: "skin from the config file", configHome: configHome, want: filepath.Join(configHome, "nodepilot", "config.yaml") + `: skin: "neon"`},
 		{name: "flag wins over the environment", args: []string{"--skin", "neon"}, env: "light", want: `--skin "neon"`},
 		{name: "bad preference policy", args: []string{"--preference-policy", "Sometimes"}, want: "use Respect or Ignore"},
-		{name: "no cluster name", args: append(logFile, "--kubeconfig", filepath.Join(dir, "none")), want: "set --cluster-name"},
-		{name: "cluster name from an EKS context", args: append(logFile, "--kubeconfig", eks), want: "asking https://127.0.0.1:1 for its version"},
+		{name: "no cluster name", args: []string{"controller", "--kubeconfig", filepath.Join(dir, "none")}, want: "set --cluster-name"},
+		// without a terminal the console fails before it connects (to a server that is not there)
+		{name: "no terminal", args: append(logFile, "--kubeconfig", eks), want: noTerminal},
+		{name: "demo: no terminal", args: []string{"demo", "--dir", filepath.Join(dir, "demo")}, want: noTerminal},
 		{name: "log file in a file", args: []string{"--log-file", filepath.Join(badSkin, "nodepilot.log")}, want: "--log-file " + badSkin},
 		{name: "argument", args: []string{"nodes"}, want: `unknown command "nodes"`},
 		{name: "demo: unknown skin", args: []string{"demo", "--skin", "neon"}, want: `--skin "neon"`},
 		{name: "demo: bad batch window", args: []string{"demo", "--batch-idle-duration", "soon"}, want: "batch-idle-duration"},
 	}
+	// go test's stdin may be a terminal or not: make it not one.
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	stdin := os.Stdin
+	os.Stdin = devNull
+	defer func() { os.Stdin = stdin }()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("NODEPILOT_SKIN", tt.env)
@@ -68,6 +81,9 @@ users:
 			var out, errOut bytes.Buffer
 			if code := run(tt.args, &out, &errOut); code != 1 {
 				t.Fatalf("exit %d, want 1 (stdout %q, stderr %q)", code, out.String(), errOut.String())
+			}
+			if tt.want == noTerminal && errOut.String() != "nodepilot: "+noTerminal+"\n" {
+				t.Errorf("stderr %q, want the one line %q", errOut.String(), noTerminal)
 			}
 			if !strings.Contains(errOut.String(), tt.want) {
 				t.Errorf("stderr %q does not contain %q", errOut.String(), tt.want)

@@ -46,6 +46,9 @@ cluster. Quitting (:q, Ctrl-C) stops everything.`,
 				if ref, sk, err = console.skinRef(); err != nil {
 					return err
 				}
+				if err := needTerminal(); err != nil {
+					return err
+				}
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
