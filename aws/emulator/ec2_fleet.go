@@ -422,7 +422,7 @@ func (e *Emulator) launch(c *candidate, capacityType string, r *fleetRequest, fl
 		inst.State = StateRunning
 	}
 	e.instances[inst.ID] = inst
-	e.nudge()
+	e.reschedule(inst)
 	return inst
 }
 

@@ -157,6 +157,11 @@ type Emulator struct {
 	rng       *rand.Rand
 	world     *world
 	instances map[string]*instance
+	// schedule holds the instances' next state changes, earliest first.
+	schedule changeHeap
+	// visits counts the schedule entries advance examined, so that a test can tell that a
+	// state change costs the changed instances, not all of them.
+	visits    int
 	templates map[string]*launchTemplate
 	fleets    map[string]*fleetRecord // by client token
 	ltTokens  map[string]string       // CreateLaunchTemplate client token -> template id
