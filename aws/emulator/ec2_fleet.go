@@ -121,7 +121,8 @@ func (e *Emulator) parseFleet(q query) (*fleetRequest, *apiError) {
 	if err != nil {
 		return nil, err
 	}
-	if r.onDemandCount < 0 || r.spotCount < 0 || r.onDemandCount+r.spotCount > total {
+	// Each count is bounded by total before they are added, so that the sum cannot overflow.
+	if r.onDemandCount < 0 || r.spotCount < 0 || r.onDemandCount > total || r.spotCount > total || r.onDemandCount+r.spotCount > total {
 		return nil, errInvalidParameterValue("OnDemandTargetCapacity plus SpotTargetCapacity must not exceed TotalTargetCapacity")
 	}
 	switch def := q.str("TargetCapacitySpecification.DefaultTargetCapacityType"); def {
@@ -212,11 +213,21 @@ func (e *Emulator) createFleet(q query) (any, error) {
 		return nil, err
 	}
 	out := createFleetResponse{FleetID: "fleet-" + e.newUUID()}
+	active := e.activeInstances()
+	overLimit := active+r.onDemandCount+r.spotCount > e.cfg.InstanceLimit
 	for _, part := range []struct {
 		capacityType string
 		count        int
 	}{{capacityOnDemand, r.onDemandCount}, {capacitySpot, r.spotCount}} {
 		if part.count == 0 {
+			continue
+		}
+		if overLimit {
+			// EC2 refuses the whole request rather than launching up to the limit.
+			c := e.orderCandidates(r, part.capacityType)[0]
+			out.Errors = append(out.Errors, xmlFleetError{LaunchTemplateAndOverrides: c.echo(), Lifecycle: part.capacityType, ErrorCode: "InstanceLimitExceeded",
+				ErrorMessage: fmt.Sprintf("You have requested more instances (%d) than your current instance limit of %d allows for the specified instance type. Please visit http://aws.amazon.com/contact-us/ec2-request to request an adjustment to this limit.",
+					active+r.onDemandCount+r.spotCount, e.cfg.InstanceLimit)})
 			continue
 		}
 		launched := 0
@@ -244,6 +255,18 @@ func (e *Emulator) createFleet(q query) (any, error) {
 		e.fleets[r.token] = &fleetRecord{fingerprint: fp, response: out}
 	}
 	return &out, nil
+}
+
+// activeInstances counts the instances that hold capacity against the account limit: all
+// but the stopped and terminated ones.
+func (e *Emulator) activeInstances() int {
+	n := 0
+	for _, inst := range e.instances {
+		if inst.State != StateStopped && inst.State != StateTerminated {
+			n++
+		}
+	}
+	return n
 }
 
 // orderCandidates sorts the pools for a capacity type by its allocation strategy: the lowest
@@ -422,7 +445,7 @@ func (e *Emulator) launch(c *candidate, capacityType string, r *fleetRequest, fl
 		inst.State = StateRunning
 	}
 	e.instances[inst.ID] = inst
-	e.nudge()
+	e.reschedule(inst)
 	return inst
 }
 

@@ -59,6 +59,10 @@ type Config struct {
 	// the instance is taken back (default InterruptionNotice, AWS's two minutes; the demo
 	// shortens it so that the story fits in a few minutes).
 	InterruptionNotice time.Duration
+	// InstanceLimit is how many instances may hold capacity (all but stopped and terminated
+	// ones) at once; a CreateFleet that would pass it fails with InstanceLimitExceeded, as
+	// EC2's account limit does (default 5000).
+	InstanceLimit int
 	// Seed makes spot prices, identifiers and throttling shares reproducible.
 	Seed int64
 }
@@ -80,6 +84,7 @@ const (
 	defaultFreeAddresses = 8187
 	defaultRetention     = time.Hour
 	defaultPriceInterval = 10 * time.Minute
+	defaultInstanceLimit = 5000
 )
 
 func (c Config) withDefaults() Config {
@@ -115,6 +120,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.SpotPriceInterval == 0 {
 		c.SpotPriceInterval = defaultPriceInterval
+	}
+	if c.InstanceLimit == 0 {
+		c.InstanceLimit = defaultInstanceLimit
 	}
 	if c.InterruptionNotice == 0 {
 		c.InterruptionNotice = InterruptionNotice
@@ -157,6 +165,11 @@ type Emulator struct {
 	rng       *rand.Rand
 	world     *world
 	instances map[string]*instance
+	// schedule holds the instances' next state changes, earliest first.
+	schedule changeHeap
+	// visits counts the schedule entries advance examined, so that a test can tell that a
+	// state change costs the changed instances, not all of them.
+	visits    int
 	templates map[string]*launchTemplate
 	fleets    map[string]*fleetRecord // by client token
 	ltTokens  map[string]string       // CreateLaunchTemplate client token -> template id

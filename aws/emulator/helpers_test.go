@@ -50,10 +50,11 @@ func clientsFor(e *Emulator) clients {
 var testStart = time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
 
 // startFakeB is startFake for benchmarks.
-func startFakeB(b *testing.B) (*Emulator, *clocktesting.FakeClock, clients) {
+func startFakeB(b *testing.B, cfg Config) (*Emulator, *clocktesting.FakeClock, clients) {
 	b.Helper()
 	fc := clocktesting.NewFakeClock(testStart)
-	e, err := Start(context.Background(), Config{Clock: fc})
+	cfg.Clock = fc
+	e, err := Start(context.Background(), cfg)
 	if err != nil {
 		b.Fatalf("Start: %v", err)
 	}

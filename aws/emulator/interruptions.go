@@ -116,7 +116,7 @@ func (e *Emulator) Interrupt(in Interruption) error {
 		}
 		e.publish(detailType, "aws.ec2", []string{e.instanceArn(inst)}, instanceActionDetail{InstanceID: inst.ID, InstanceAction: "terminate"}, now)
 		inst.interruptAt, inst.interruptReason = now.Add(e.cfg.InterruptionNotice), reason
-		e.nudge()
+		e.reschedule(inst)
 	case RebalanceRecommendation:
 		if !live {
 			return fmt.Errorf("interrupt %s: instance %q is %s", in.Kind, inst.ID, inst.State)
@@ -161,6 +161,7 @@ func (e *Emulator) changeState(inst *instance, state string, now time.Time) erro
 	}
 	if state == StateStopped || state == StateTerminated {
 		inst.settleAt = now
+		e.reschedule(inst)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"container/heap"
 	"net/netip"
 	"sort"
 	"time"
@@ -69,32 +70,74 @@ type instance struct {
 }
 
 // advance applies every state change due by now, in time order, publishing the state-change
-// events as EventBridge would. The caller holds e.mu.
+// events as EventBridge would. It pops only the schedule's due entries, so its work is the
+// number of changes, not of instances. The caller holds e.mu.
 func (e *Emulator) advance() {
 	now := e.now()
 	for {
-		inst, at, ok := e.nextTransition()
-		if !ok || at.After(now) {
+		c, ok := e.nextTransition()
+		if !ok || c.at.After(now) {
 			return
 		}
-		e.transition(inst, at)
+		heap.Pop(&e.schedule)
+		e.transition(c.inst, c.at)
+		if e.instances[c.inst.ID] == c.inst {
+			e.schedule.add(c.inst)
+		}
 	}
 }
 
-// nextTransition finds the earliest pending state change.
-func (e *Emulator) nextTransition() (*instance, time.Time, bool) {
-	var best *instance
-	var bestAt time.Time
-	for _, inst := range e.instances {
-		at, ok := inst.nextChange()
-		if !ok {
-			continue
+// nextTransition is the schedule's earliest entry that is still an instance's next change,
+// dropping the stale ones above it (an entry goes stale when its instance is rescheduled).
+func (e *Emulator) nextTransition() (change, bool) {
+	for len(e.schedule) > 0 {
+		c := e.schedule[0]
+		e.visits++
+		if at, ok := c.inst.nextChange(); ok && at.Equal(c.at) && e.instances[c.inst.ID] == c.inst {
+			return c, true
 		}
-		if best == nil || at.Before(bestAt) || at.Equal(bestAt) && inst.ID < best.ID {
-			best, bestAt = inst, at
-		}
+		heap.Pop(&e.schedule)
 	}
-	return best, bestAt, best != nil
+	return change{}, false
+}
+
+// change is one scheduled state change.
+type change struct {
+	at   time.Time
+	inst *instance
+}
+
+// changeHeap orders the scheduled changes by time, then instance id, as EC2 would apply them.
+type changeHeap []change
+
+func (h changeHeap) Len() int { return len(h) }
+func (h changeHeap) Less(i, j int) bool {
+	if !h[i].at.Equal(h[j].at) {
+		return h[i].at.Before(h[j].at)
+	}
+	return h[i].inst.ID < h[j].inst.ID
+}
+func (h changeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *changeHeap) Push(x any)   { *h = append(*h, x.(change)) }
+func (h *changeHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}
+
+// add schedules inst's next change, if it has one. An earlier entry for inst stays in the
+// heap and is dropped when it surfaces, which is cheaper than finding it.
+func (h *changeHeap) add(inst *instance) {
+	if at, ok := inst.nextChange(); ok {
+		heap.Push(h, change{at: at, inst: inst})
+	}
+}
+
+// reschedule records that inst's next change moved and wakes the scheduler for it.
+func (e *Emulator) reschedule(inst *instance) {
+	e.schedule.add(inst)
+	e.nudge()
 }
 
 func (inst *instance) nextChange() (time.Time, bool) {
@@ -149,7 +192,7 @@ func (e *Emulator) beginShutdown(inst *instance, at time.Time, reason string) {
 		inst.TransitionReason = "Service initiated (" + at.UTC().Format("2006-01-02 15:04:05 MST") + ")"
 	}
 	e.publishStateChange(inst, at)
-	e.nudge()
+	e.reschedule(inst)
 }
 
 // beginStop moves inst to stopping at at.
@@ -160,7 +203,7 @@ func (e *Emulator) beginStop(inst *instance, at time.Time) {
 	inst.StateReasonCode = reasonUserStop
 	inst.StateReasonText = reasonUserStop + ": " + stateReasonText(reasonUserStop)
 	e.publishStateChange(inst, at)
-	e.nudge()
+	e.reschedule(inst)
 }
 
 const (
@@ -192,8 +235,8 @@ func (e *Emulator) releaseAddress(inst *instance) {
 
 // nextEventTime is when the scheduler must next wake. The caller holds e.mu.
 func (e *Emulator) nextEventTime() (time.Time, bool) {
-	_, at, ok := e.nextTransition()
-	return at, ok
+	c, ok := e.nextTransition()
+	return c.at, ok
 }
 
 // nudge wakes the scheduler to recompute its next wake-up.
