@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"hash/maphash"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -237,6 +236,10 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 	return pods
 }
 
+// unlimited is the allowance of a dimension without a limit, far enough below maxValue that
+// adding reservations back to it stays exact.
+const unlimited = maxValue / 4
+
 // limitsOf is what a NodePool's limits still allow; dimensions without a limit are unbounded.
 func (s *scheduler) limitsOf(np *NodePool) vec {
 	if len(np.Limits) == 0 {
@@ -244,10 +247,11 @@ func (s *scheduler) limitsOf(np *NodePool) vec {
 	}
 	v := make(vec, len(s.space.names))
 	for i := range v {
-		v[i] = math.MaxInt64 / 4
+		v[i] = unlimited
 	}
 	for name, q := range np.Limits {
-		v[s.space.index[name]] = value(name, q)
+		// A limit beyond what any sum of capacities reaches is no limit.
+		v[s.space.index[name]] = min(value(name, q), unlimited)
 	}
 	v.subInPlace(s.space.vec(np.Usage))
 	return v

@@ -73,11 +73,42 @@ func (s *space) vec(l corev1.ResourceList) vec {
 	return v
 }
 
+// maxValue is the largest magnitude a vector dimension holds: values and sums beyond it stop
+// there instead of wrapping around, so a request too large for int64 stays too large to fit.
+const maxValue = math.MaxInt64
+
+var (
+	maxMilli = *resource.NewMilliQuantity(maxValue, resource.DecimalSI)
+	minMilli = *resource.NewMilliQuantity(-maxValue, resource.DecimalSI)
+	maxUnit  = *resource.NewQuantity(maxValue, resource.DecimalSI)
+	minUnit  = *resource.NewQuantity(-maxValue, resource.DecimalSI)
+)
+
+// value is q in the dimension's unit, clamped to ±maxValue (Quantity.MilliValue and Value wrap).
 func value(name corev1.ResourceName, q resource.Quantity) int64 {
+	lo, hi, scaled := minUnit, maxUnit, q.Value
 	if name == corev1.ResourceCPU {
-		return q.MilliValue()
+		lo, hi, scaled = minMilli, maxMilli, q.MilliValue
 	}
-	return q.Value()
+	switch {
+	case q.Cmp(hi) >= 0:
+		return maxValue
+	case q.Cmp(lo) <= 0:
+		return -maxValue
+	}
+	return scaled()
+}
+
+// add is a+b clamped to ±maxValue.
+func add(a, b int64) int64 {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0, s > maxValue:
+		return maxValue
+	case a < 0 && b < 0 && s >= 0, s < -maxValue:
+		return -maxValue
+	}
+	return s
 }
 
 func (s *space) list(v vec) corev1.ResourceList {
@@ -135,10 +166,10 @@ func (s *space) human(i int, x int64) string {
 	return strconv.FormatInt(x, 10)
 }
 
-// fitsWith reports whether used+add <= capacity in every dimension.
-func fitsWith(used, add, capacity vec) bool {
+// fitsWith reports whether used+extra <= capacity in every dimension.
+func fitsWith(used, extra, capacity vec) bool {
 	for i, c := range capacity {
-		if used[i]+add[i] > c {
+		if add(used[i], extra[i]) > c {
 			return false
 		}
 	}
@@ -158,20 +189,20 @@ func fits(v, capacity vec) bool {
 func sum(a, b vec) vec {
 	out := make(vec, len(a))
 	for i := range a {
-		out[i] = a[i] + b[i]
+		out[i] = add(a[i], b[i])
 	}
 	return out
 }
 
 func (v vec) addInPlace(o vec) {
 	for i := range v {
-		v[i] += o[i]
+		v[i] = add(v[i], o[i])
 	}
 }
 
 func (v vec) subInPlace(o vec) {
 	for i := range v {
-		v[i] -= o[i]
+		v[i] = add(v[i], -o[i])
 	}
 }
 
