@@ -72,7 +72,9 @@ func TestDryRunRepeatsAfterWindow(t *testing.T) {
 	clock := clocktesting.NewFakeClock(time.Unix(0, 0))
 	ex := executor.New(executor.DryRun, nil, nil, j, clock)
 	a := executor.Action{Kind: executor.Launch, Object: "nodeclaim/a", Message: "launch an instance for nodeclaim a"}
-	do := func() { _ = ex.Do(context.Background(), a, func(context.Context) error { t.Fatal("performed in dry-run"); return nil }) }
+	do := func() {
+		_ = ex.Do(context.Background(), a, func(context.Context) error { t.Fatal("performed in dry-run"); return nil })
+	}
 	do()
 	clock.Step(time.Minute)
 	do()
