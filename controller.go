@@ -74,19 +74,23 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 				return err
 			}
 			defer servers()
+			var runErr error
 			run := func(ctx context.Context) {
 				leading.Store(true)
 				defer leading.Store(false)
-				if err := a.Run(ctx); err != nil {
-					logger.Error("nodepilot stopped", "error", err)
+				if runErr = a.Run(ctx); runErr != nil {
+					logger.Error("nodepilot stopped", "error", runErr)
 				}
 			}
-			if !leaderElect {
+			// A dry run writes nothing, the Lease included: it takes no part in the election, so
+			// it can never keep a live replica from leading.
+			if !leaderElect || opts.DryRun {
 				run(ctx)
-				return nil
+				return runErr
 			}
 			identity, _ := os.Hostname()
-			return kube.RunWithLeaderElection(ctx, a.REST, leaseNamespace, "nodepilot-leader", identity, run)
+			err = kube.RunWithLeaderElection(ctx, a.REST, leaseNamespace, "nodepilot-leader", identity, run)
+			return errors.Join(runErr, err)
 		},
 	}
 	f := cmd.Flags()

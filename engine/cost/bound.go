@@ -18,8 +18,8 @@ func DemandOf(pods []*corev1.Pod) Demand {
 	var d Demand
 	for _, p := range pods {
 		req := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
-		d.CPU += float64(req.Cpu().MilliValue())
-		d.Memory += float64(req.Memory().Value())
+		d.CPU += req.Cpu().AsApproximateFloat64() * 1000 // floats: MilliValue wraps past int64
+		d.Memory += req.Memory().AsApproximateFloat64()
 	}
 	return d
 }
@@ -89,7 +89,7 @@ func poolOfferings(np scheduling.NodePool) []pricedType {
 			price = math.Min(price, o.Price)
 		}
 		alloc := it.Allocatable()
-		if cpu, mem := float64(alloc.Cpu().MilliValue()), float64(alloc.Memory().Value()); !math.IsInf(price, 1) && cpu > 0 && mem > 0 {
+		if cpu, mem := alloc.Cpu().AsApproximateFloat64()*1000, alloc.Memory().AsApproximateFloat64(); !math.IsInf(price, 1) && cpu > 0 && mem > 0 {
 			out = append(out, pricedType{price, cpu, mem})
 		}
 	}
