@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/nodepilot/nodepilot/userfile"
 )
 
 // Load reads manifests from files and folders (every *.yaml, *.yml and *.json below a folder,
@@ -26,7 +28,7 @@ func Load(paths ...string) (*Set, error) {
 	state := newLoadState()
 	var errs []error
 	for _, file := range files {
-		data, err := os.ReadFile(file)
+		data, err := userfile.Read(file)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("reading manifest: %w", err))
 			continue

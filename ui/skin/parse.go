@@ -2,9 +2,10 @@ package skin
 
 import (
 	"fmt"
-	"os"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nodepilot/nodepilot/userfile"
 )
 
 // Parse reads a skin file laid over the default skin: every color the file does not set keeps
@@ -20,7 +21,7 @@ func Parse(name string, data []byte) (*Skin, error) {
 
 // Load reads the skin file at path (see Parse); errors name the file by path.
 func Load(path string) (*Skin, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading skin: %w", err)
 	}

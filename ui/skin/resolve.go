@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nodepilot/nodepilot/userfile"
 )
 
 // Resolve picks the skin to use: the --skin flag, else the NODEPILOT_SKIN environment variable,
@@ -79,7 +81,7 @@ func checkRef(source, ref, dir string) (string, error) {
 // configSkin reads the skin: key of the config file at path: "" if the file or the key is absent.
 // Other keys belong to other parts of nodepilot and are left alone.
 func configSkin(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

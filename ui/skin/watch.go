@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/nodepilot/nodepilot/userfile"
 )
 
 // debounce is how long a skin file must stay unchanged after an event before Watch reloads it:
@@ -79,7 +80,7 @@ func (w *watcher) run(ctx context.Context, onChange func(*Skin, error)) error {
 			}
 			onChange(nil, fmt.Errorf("watching skin %s: %w", w.path, err))
 		case <-quiet.C:
-			data, err := os.ReadFile(w.path)
+			data, err := userfile.Read(w.path)
 			if err != nil {
 				last = nil
 				onChange(nil, fmt.Errorf("reading skin: %w", err))
