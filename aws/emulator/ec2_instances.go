@@ -235,15 +235,9 @@ func (e *Emulator) describeInstances(q query) (any, error) {
 	if err := e.checkInstanceIDs(ids); err != nil {
 		return nil, err
 	}
-	var selected []*instance
-	for _, inst := range e.sortedInstances() {
-		if len(ids) > 0 && !contains(ids, inst.ID) {
-			continue
-		}
-		if matches(filters, inst.field) {
-			selected = append(selected, inst)
-		}
-	}
+	selected := e.sortedInstances(func(inst *instance) bool {
+		return (len(ids) == 0 || contains(ids, inst.ID)) && matches(filters, inst.field)
+	})
 	start, end, next, perr := ec2Page(q, len(selected), size)
 	if perr != nil {
 		return nil, perr

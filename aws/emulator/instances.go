@@ -32,7 +32,7 @@ func (e *Emulator) Instances() []Instance {
 	defer e.mu.Unlock()
 	e.advance()
 	var out []Instance
-	for _, inst := range e.sortedInstances() {
+	for _, inst := range e.sortedInstances(nil) {
 		tags := make(map[string]string, len(inst.Tags))
 		for k, v := range inst.Tags {
 			tags[k] = v
