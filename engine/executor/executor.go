@@ -105,9 +105,6 @@ func New(mode Mode, writer state.Writer, cloud cloudprovider.CloudProvider, j *j
 	return &Executor{mode: mode, writer: writer, cloud: cloud, journal: j, clock: c, would: map[Action]time.Time{}}
 }
 
-// Mode is the executor's mode.
-func (e *Executor) Mode() Mode { return e.mode }
-
 // Do performs one action in the executor's mode: live, it calls perform and journals the action
 // (and its failure); dry-run, it journals "would" once per window and returns an error that
 // NotPerformed recognises; read-only, it returns ErrReadOnly.
@@ -156,7 +153,6 @@ func (e *Executor) recordWould(a Action) {
 	}
 }
 
-// nowhere otherwise (an event is a write too).
 // Events returns where the journal's Kubernetes events go in a mode: the writer when live,
 // nowhere otherwise (an event is a write too). The journal, built before the executor, takes it.
 func Events(mode Mode, writer state.Writer) journal.Recorder {

@@ -6,10 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/state"
 )
 
 func TestModes(t *testing.T) {
@@ -85,9 +87,21 @@ func TestDryRunRepeatsAfterWindow(t *testing.T) {
 	}
 }
 
+// eventCounter is a state.Writer that only counts events; its other methods are never called.
+type eventCounter struct {
+	state.Writer
+	n int
+}
+
+func (c *eventCounter) Event(runtime.Object, string, string, string) { c.n++ }
+
+// TestEventsOnlyLive: a Kubernetes event is a write, so only a live run records one.
 func TestEventsOnlyLive(t *testing.T) {
-	for _, mode := range []executor.Mode{executor.DryRun, executor.ReadOnly} {
-		// A nil writer would panic if the recorder reached it.
-		executor.Events(mode, nil).Event(nil, "Normal", "Test", "not recorded")
+	for mode, want := range map[executor.Mode]int{executor.Live: 1, executor.DryRun: 0, executor.ReadOnly: 0} {
+		w := &eventCounter{}
+		executor.Events(mode, w).Event(nil, "Normal", "Test", "an event")
+		if w.n != want {
+			t.Errorf("%s: %d events recorded, want %d", mode, w.n, want)
+		}
 	}
 }

@@ -13,11 +13,14 @@ type LogSink struct {
 	Logger *slog.Logger
 }
 
-// Observe logs the entry: warnings for failures, debug for refusals to act, info otherwise.
+// Observe logs the entry: warnings for failures, debug for refusals to act and for the writes
+// the executor performed, info otherwise.
 func (s LogSink) Observe(e Entry) {
 	level := slog.LevelInfo
 	switch {
-	case e.Kind == KindBlocked:
+	case e.Kind == KindBlocked, e.Kind == KindAction && !e.DryRun:
+		// Refusals repeat, and each write a decision makes is logged with the decision already;
+		// a dry run's "would" writes are its output, and stay at info.
 		level = slog.LevelDebug
 	case len(e.Events) > 0 && e.Events[0].Type == "Warning":
 		level = slog.LevelWarn
