@@ -301,3 +301,26 @@ func TestDryRunDecidesAndChangesNothing(t *testing.T) {
 		t.Errorf("dry run changed the fleet: %d nodes", n)
 	}
 }
+
+// TestDryRunExpiryIsOnlyWould: a NodeClaim that expires during a dry run stays, and the journal
+// says that it would be deleted, not that it was: no Expired decision (which counts in
+// karpenter_nodeclaims_disrupted_total and records events) for a deletion that never happened.
+func TestDryRunExpiryIsOnlyWould(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Hour), expireAfter(time.Hour))
+	h.Deployment("web", 2, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	h.stop()
+	h.start(dryRun)
+	first := h.API.NodeClaims()[0].Name
+	h.Advance(time.Hour, 10*time.Second)
+	if h.journaled(journal.KindDisruption, "Expired", first) {
+		t.Error("a dry run journaled the expiry as a deletion")
+	}
+	if !h.journaled(journal.KindAction, "DeleteNodeClaim", "would delete nodeclaim "+first+" (expired)") {
+		t.Error("a dry run did not say it would delete the expired nodeclaim")
+	}
+	if ncs := h.API.NodeClaims(); len(ncs) != 1 || ncs[0].Name != first || ncs[0].DeletionTimestamp != nil {
+		t.Errorf("a dry run changed the nodeclaims: %v", ncs)
+	}
+}

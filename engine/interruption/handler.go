@@ -86,11 +86,21 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 	if nc.DeletionTimestamp != nil {
 		return nil // already terminating; the event repeats what termination is doing
 	}
-	entry.Message = fmt.Sprintf("deleting nodeclaim %s: %s for %s, draining %d pod(s) before %s", nc.Name, ev.Kind, ev.InstanceID,
+	// The interruption is journaled whatever came of it; its message says what did.
+	err := h.exec.DeleteNodeClaim(ctx, nc.Name, fmt.Sprintf("(%s for %s)", ev.Kind, ev.InstanceID))
+	verb := "deleting"
+	switch {
+	case executor.NotPerformed(err):
+		verb, err = "would delete", nil
+	case apierrors.IsNotFound(err):
+		err = nil
+	case err != nil:
+		verb = "failed deleting"
+	}
+	entry.Message = fmt.Sprintf("%s nodeclaim %s: %s for %s, draining %d pod(s) before %s", verb, nc.Name, ev.Kind, ev.InstanceID,
 		len(entry.Pods), deadlineText(ev))
 	h.journal.Record(entry)
-	err := h.exec.DeleteNodeClaim(ctx, nc.Name, fmt.Sprintf("(%s for %s)", ev.Kind, ev.InstanceID))
-	if err != nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
+	if err != nil {
 		return fmt.Errorf("deleting nodeclaim %s for %s: %w", nc.Name, ev.Kind, err)
 	}
 	return nil

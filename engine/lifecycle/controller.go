@@ -317,10 +317,20 @@ func isExtended(name corev1.ResourceName) bool {
 // giveUp deletes a NodeClaim that never came up; its pods are planned again.
 func (c *Controller) giveUp(ctx context.Context, sn *state.Node, why string) error {
 	nc := sn.NodeClaim
-	c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindLiveness, Reason: "LivenessTimeout", NodeClaims: []string{nc.Name},
-		NodePool: sn.NodePool(), Message: fmt.Sprintf("deleting nodeclaim %s: %s", nc.Name, why),
+	return c.deleteThen(ctx, nc, "("+why+")", journal.Entry{Time: c.clock.Now(), Kind: journal.KindLiveness, Reason: "LivenessTimeout",
+		NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("deleting nodeclaim %s: %s", nc.Name, why),
 		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "LivenessTimeout", Message: "NodeClaim " + why}}})
-	return ignoreNotFound(c.exec.DeleteNodeClaim(ctx, nc.Name, "("+why+")"))
+}
+
+// deleteThen deletes a NodeClaim through the executor and journals the decision once the
+// deletion is done (or the NodeClaim was gone already): a dry run's executor journals what it
+// would delete, and the decision, with its events and metrics, stays unrecorded.
+func (c *Controller) deleteThen(ctx context.Context, nc *karpv1.NodeClaim, why string, decided journal.Entry) error {
+	if err := ignoreNotFound(c.exec.DeleteNodeClaim(ctx, nc.Name, why)); err != nil {
+		return err
+	}
+	c.journal.Record(decided)
+	return nil
 }
 
 // expiredAt reports whether a NodeClaim has lived past its expireAfter.
@@ -337,11 +347,10 @@ func expiredAt(nc *karpv1.NodeClaim, now time.Time) (bool, time.Time) {
 // waiting for budgets (its termination grace period bounds the drain).
 func (c *Controller) expire(ctx context.Context, sn *state.Node, at time.Time) error {
 	nc := sn.NodeClaim
-	c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindDisruption, Method: "Expiration", Reason: "Expired",
+	return c.deleteThen(ctx, nc, "(expired)", journal.Entry{Time: c.clock.Now(), Kind: journal.KindDisruption, Method: "Expiration", Reason: "Expired",
 		NodeClaims: []string{nc.Name}, Nodes: nodeNames(sn), NodePool: sn.NodePool(), Pods: podNames(sn.Pods),
 		Message: fmt.Sprintf("deleting expired nodeclaim %s (expireAfter %s reached at %s)", nc.Name, nc.Spec.ExpireAfter.String(), at.UTC().Format(time.RFC3339)),
 		Events:  []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionTerminating", Message: "Disrupting NodeClaim: Expired"}}})
-	return ignoreNotFound(c.exec.DeleteNodeClaim(ctx, nc.Name, "(expired)"))
 }
 
 func ignoreNotFound(err error) error {

@@ -56,10 +56,10 @@ func (c *Controller) GarbageCollect(ctx context.Context) error {
 			now.Sub(launched.LastTransitionTime.Time) < gcGrace || byProvider[nc.Status.ProviderID] != nil {
 			continue
 		}
-		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindGarbageCollection, Reason: "InstanceGone", NodeClaims: []string{nc.Name},
-			Message: fmt.Sprintf("deleting nodeclaim %s: its instance %s no longer exists", nc.Name, nc.Status.ProviderID)})
-		if err := c.exec.DeleteNodeClaim(ctx, nc.Name, "(its instance is gone)"); err != nil && !executor.NotPerformed(err) {
-			return ignoreNotFound(err)
+		err := c.deleteThen(ctx, nc, "(its instance is gone)", journal.Entry{Time: now, Kind: journal.KindGarbageCollection, Reason: "InstanceGone",
+			NodeClaims: []string{nc.Name}, Message: fmt.Sprintf("deleting nodeclaim %s: its instance %s no longer exists", nc.Name, nc.Status.ProviderID)})
+		if err != nil && !executor.NotPerformed(err) {
+			return err
 		}
 	}
 	return nil
