@@ -83,6 +83,7 @@ func (env *emulatorEnv) newProvider(t testing.TB, clients Clients) *Provider {
 		NodeClass:            env.store.get,
 		Clock:                env.clk,
 		Log:                  quietLog(),
+		Act:                  liveAct(env.clk),
 		TerminateBatchWindow: 10 * time.Millisecond,
 	}
 	p, err := New(clients, env.cfg)

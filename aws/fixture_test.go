@@ -12,12 +12,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/executor"
 )
 
 // testRegion is the region of both AWS test tiers.
@@ -63,6 +65,11 @@ func testSDKConfig(t testing.TB, httpClient sdkaws.HTTPClient) sdkaws.Config {
 	return cfg
 }
 
+// liveAct is a live executor's Do, without a journal: the provider's own writes are performed.
+func liveAct(c clock.Clock) func(context.Context, executor.Action, func(context.Context) error) error {
+	return executor.New(executor.Live, nil, nil, nil, c).Do
+}
+
 // quietLog discards the provider's warnings in tests that provoke them.
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
@@ -80,6 +87,7 @@ func testProvider(t testing.TB, clients Clients, store *nodeClassStore) (*Provid
 		NodeClass:         store.get,
 		Clock:             clk,
 		Log:               quietLog(),
+		Act:               liveAct(clk),
 		// Terminations are batched over a short window, not to slow the tests down.
 		TerminateBatchWindow: 10 * time.Millisecond,
 	})

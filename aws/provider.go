@@ -43,7 +43,7 @@ const ProviderName = "aws"
 // layer implements it over its informer cache.
 type NodeClassFunc func(ctx context.Context, name string) (*awsv1.EC2NodeClass, error)
 
-// Options configure a Provider. ClusterName, Region and NodeClass are required.
+// Options configure a Provider. ClusterName, Region, NodeClass and Act are required.
 type Options struct {
 	// ClusterName tags every instance (kubernetes.io/cluster/NAME=owned) and names the cluster
 	// in user data.
@@ -74,17 +74,12 @@ type Options struct {
 	// TerminateBatchWindow: see Delete (100 ms).
 	TerminateBatchWindow time.Duration
 	// Act performs the provider's own writes outside Create and Delete (instance profiles,
-	// interruption queue deletions), as the engine's executor does: executor.Executor.Do. Nil
-	// performs them directly, for tests that run no executor.
+	// interruption queue deletions): executor.Executor.Do, so that they are journaled and held
+	// back in a dry run like every other write. Required.
 	Act func(ctx context.Context, a executor.Action, perform func(context.Context) error) error
 }
 
 func (o *Options) setDefaults() {
-	if o.Act == nil {
-		o.Act = func(ctx context.Context, _ executor.Action, perform func(context.Context) error) error {
-			return perform(ctx)
-		}
-	}
 	if o.Clock == nil {
 		o.Clock = clock.RealClock{}
 	}
@@ -139,6 +134,8 @@ func New(clients Clients, opts Options) (*Provider, error) {
 		return nil, ErrNoRegion
 	case opts.NodeClass == nil:
 		return nil, errors.New("aws provider: a NodeClass lookup is required")
+	case opts.Act == nil:
+		return nil, errors.New("aws provider: an executor (Act) is required for its writes")
 	case clients.EC2 == nil || clients.SQS == nil || clients.SSM == nil || clients.Pricing == nil || clients.IAM == nil:
 		return nil, errors.New("aws provider: every client (EC2, SQS, SSM, Pricing, IAM) is required")
 	}

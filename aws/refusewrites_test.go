@@ -39,3 +39,14 @@ func TestIsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestNewNeedsAnExecutor: a provider without Act would perform its own writes (instance
+// profiles, queue deletions) around the executor, so New refuses it.
+func TestNewNeedsAnExecutor(t *testing.T) {
+	env := startEmulator(t, nil)
+	opts := env.cfg
+	opts.Act = nil
+	if _, err := New(env.clients, opts); err == nil || !strings.Contains(err.Error(), "executor (Act) is required") {
+		t.Errorf("New without Act: %v, want it refused", err)
+	}
+}
