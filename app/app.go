@@ -154,7 +154,12 @@ func New(ctx context.Context, opts Options) (*App, error) {
 
 	if !opts.ReadOnly {
 		var interruptions cloudprovider.Interruptions
-		if opts.QueueName != "" {
+		switch {
+		case opts.QueueName != "" && mode == executor.DryRun:
+			// Receiving a message hides it from every other reader for its visibility timeout:
+			// a dry run beside a live controller would delay that controller's interruptions.
+			opts.Logger.Warn("dry run: the interruption queue is not read, so that a live controller reading it misses nothing", "queue", opts.QueueName)
+		case opts.QueueName != "":
 			interruptions = a.Provider.Interruptions(opts.QueueName)
 		}
 		a.Autoscaler = autoscaler.New(a.Cluster, a.Executor, a.Provider, interruptions, a.Journal, opts.Clock, opts.Autoscaler)

@@ -11,9 +11,9 @@ import (
 )
 
 // RefuseWrites returns a copy of cfg whose clients refuse, before anything is sent, every
-// operation that is not a read (Describe*, Get*, List*, and SQS ReceiveMessage, which IAM also
-// classes as a read). Read-only and dry-run runs use it, so that no code path, however it was
-// reached, can change the account. mode names the run in the error ("read-only", "dry-run").
+// operation that is not a read (Describe*, Get*, List*). Read-only and dry-run runs use it, so
+// that no code path, however it was reached, can change the account. mode names the run in the
+// error ("read-only", "dry-run").
 func RefuseWrites(cfg sdkaws.Config, mode string) sdkaws.Config {
 	cfg = cfg.Copy()
 	cfg.APIOptions = append(cfg.APIOptions, func(stack *middleware.Stack) error {
@@ -30,12 +30,13 @@ func RefuseWrites(cfg sdkaws.Config, mode string) sdkaws.Config {
 	return cfg
 }
 
-// IsRead reports whether an AWS operation only reads.
+// IsRead reports whether an AWS operation only reads. SQS ReceiveMessage is not one: it hides
+// the messages it returns from every other reader until their visibility timeout ends.
 func IsRead(operation string) bool {
 	for _, prefix := range []string{"Describe", "Get", "List"} {
 		if strings.HasPrefix(operation, prefix) {
 			return true
 		}
 	}
-	return operation == "ReceiveMessage"
+	return false
 }

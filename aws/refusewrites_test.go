@@ -30,7 +30,7 @@ func TestRefuseWrites(t *testing.T) {
 
 func TestIsRead(t *testing.T) {
 	for op, want := range map[string]bool{
-		"DescribeInstances": true, "GetInstanceProfile": true, "ListInstanceProfiles": true, "ReceiveMessage": true,
+		"DescribeInstances": true, "GetInstanceProfile": true, "ListInstanceProfiles": true, "ReceiveMessage": false,
 		"CreateFleet": false, "TerminateInstances": false, "CreateInstanceProfile": false, "AddRoleToInstanceProfile": false,
 		"DeleteMessage": false, "CreateLaunchTemplate": false, "RunInstances": false,
 	} {
