@@ -14,38 +14,44 @@ import (
 	"github.com/nodepilot/nodepilot/engine/state"
 )
 
-// writeCounter counts the requests other than reads that reach the API server.
-type writeCounter struct {
-	next http.RoundTripper
+// writes tallies the requests other than reads that nodepilot's clients send to the API server.
+type writes struct {
 	mu   sync.Mutex
 	sent []string
 }
 
-func (c *writeCounter) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodGet && req.Method != http.MethodHead {
-		c.mu.Lock()
-		c.sent = append(c.sent, req.Method+" "+req.URL.Path)
-		c.mu.Unlock()
-	}
-	return c.next.RoundTrip(req)
+// wrap counts through one client's transport; every client built from the config gets its own.
+func (w *writes) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		if req.Method != http.MethodGet && req.Method != http.MethodHead {
+			w.mu.Lock()
+			w.sent = append(w.sent, req.Method+" "+req.URL.Path)
+			w.mu.Unlock()
+		}
+		return next.RoundTrip(req)
+	})
 }
 
-func (c *writeCounter) writes() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]string(nil), c.sent...)
+func (w *writes) list() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.sent...)
 }
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 // TestDryRunWritesNothing runs the demo's seed workloads with a dry-run autoscaler on the real
 // control plane and the emulator: the loops decide (NodeClaims to create, an instance profile,
 // status writes) and journal each as "would", while neither AWS (EC2, IAM, SQS, SSM) nor the API
 // server receives a single write from nodepilot.
 func TestDryRunWritesNothing(t *testing.T) {
-	counter := &writeCounter{}
+	sent := &writes{}
 	opts := DefaultOptions()
 	opts.Dir = t.TempDir()
 	opts.Autoscaler.DryRun = true
-	opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { counter.next = rt; return counter }
+	opts.WrapTransport = sent.wrap
 	ctx, env := runDemoWith(t, 4*time.Minute, opts)
 
 	would := func(kind executor.Kind) []journal.Entry {
@@ -65,7 +71,11 @@ func TestDryRunWritesNothing(t *testing.T) {
 		}
 		return nil
 	})
-	// A few more passes of every loop, at the pace the demo runs them.
+	// The story still plays in a dry run: its writes are the demo's, not nodepilot's.
+	if err := env.Scale(ctx, env.Deployments[0], 1); err != nil {
+		t.Errorf("scaling %s in a dry run: %v", env.Deployments[0], err)
+	}
+	// A soak, not a timing assertion: more passes of every loop, each a chance to write.
 	time.Sleep(12 * time.Second)
 
 	for _, e := range would(executor.CreateNodeClaim) {
@@ -81,7 +91,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 			t.Errorf("the emulator received %d %s call(s) in a dry run", n, op)
 		}
 	}
-	if w := counter.writes(); len(w) != 0 {
+	if w := sent.list(); len(w) != 0 {
 		t.Errorf("the API server received %d write(s) from nodepilot in a dry run: %v", len(w), w)
 	}
 	t.Logf("dry run: %d would-create nodeclaim entries, %d AWS operations called, all reads; 0 writes to the API server",

@@ -70,8 +70,12 @@ type Environment struct {
 	Kubeconfig string
 	// Deployments are the demo's Deployments ("namespace/name"), which the console scales.
 	Deployments []string
-	opts        Options
-	instances   *instances
+	// clients are the demo's own, for its setup and its story (scaling, lifting a budget):
+	// those writes are the user's, not nodepilot's, so a dry-run or read-only App, whose clients
+	// refuse writes, does not make them.
+	clients   *kube.Clients
+	opts      Options
+	instances *instances
 }
 
 // Start starts the control plane and the emulator, applies the demo's manifests and builds
@@ -125,13 +129,10 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	if err != nil {
 		return env, err
 	}
-	// The demo's own writes (its manifests) are not nodepilot's: they go through clients of their
-	// own, which a dry-run or read-only App would refuse.
-	setup, err := kube.NewClients(env.Cluster.RESTConfig())
-	if err != nil {
+	if env.clients, err = kube.NewClients(env.Cluster.RESTConfig()); err != nil {
 		return env, err
 	}
-	if env.Deployments, err = apply(ctx, setup, ClusterName); err != nil {
+	if env.Deployments, err = apply(ctx, env.clients, ClusterName); err != nil {
 		return env, err
 	}
 	return env, nil

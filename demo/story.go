@@ -93,7 +93,7 @@ func (s *Story) acts() []act {
 				if e, ok := s.env.App.Journal.WhyNot(s.node); sn == nil || !ok || e.Reason != disruption.BlockedBudget {
 					return nil
 				}
-				_, err := s.env.App.Clients.NodePools.Patch(ctx, sn.NodePool(), []byte(`{"spec":{"disruption":{"budgets":[{"nodes":"10%"}]}}}`), false)
+				_, err := s.env.clients.NodePools.Patch(ctx, sn.NodePool(), []byte(`{"spec":{"disruption":{"budgets":[{"nodes":"10%"}]}}}`), false)
 				return err
 			},
 			done: func(s *Story, snap *state.Snapshot) (bool, string) {
@@ -256,7 +256,7 @@ func (e *Environment) scale(ctx context.Context, deployment string, to func(int3
 	if !ok {
 		return fmt.Errorf("deployment %q: want namespace/name", deployment)
 	}
-	deployments := e.App.Clients.Kube.AppsV1().Deployments(ns)
+	deployments := e.clients.Kube.AppsV1().Deployments(ns)
 	// The deployment controller writes too: read, change and write again on a conflict.
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		sc, err := deployments.GetScale(ctx, name, metav1.GetOptions{})
