@@ -77,23 +77,17 @@ func (s *space) vec(l corev1.ResourceList) vec {
 // there instead of wrapping around, so a request too large for int64 stays too large to fit.
 const maxValue = math.MaxInt64
 
-var (
-	maxMilli = *resource.NewMilliQuantity(maxValue, resource.DecimalSI)
-	minMilli = *resource.NewMilliQuantity(-maxValue, resource.DecimalSI)
-	maxUnit  = *resource.NewQuantity(maxValue, resource.DecimalSI)
-	minUnit  = *resource.NewQuantity(-maxValue, resource.DecimalSI)
-)
-
-// value is q in the dimension's unit, clamped to ±maxValue (Quantity.MilliValue and Value wrap).
+// value is q in the dimension's unit (millicores for CPU), clamped to ±maxValue: MilliValue and
+// Value wrap past int64.
 func value(name corev1.ResourceName, q resource.Quantity) int64 {
-	lo, hi, scaled := minUnit, maxUnit, q.Value
+	scaled, limit := q.Value, int64(maxValue)
 	if name == corev1.ResourceCPU {
-		lo, hi, scaled = minMilli, maxMilli, q.MilliValue
+		scaled, limit = q.MilliValue, maxValue/1000
 	}
 	switch {
-	case q.Cmp(hi) >= 0:
+	case q.CmpInt64(limit) > 0:
 		return maxValue
-	case q.Cmp(lo) <= 0:
+	case q.CmpInt64(-limit) < 0:
 		return -maxValue
 	}
 	return scaled()
@@ -103,7 +97,7 @@ func value(name corev1.ResourceName, q resource.Quantity) int64 {
 func add(a, b int64) int64 {
 	s := a + b
 	switch {
-	case a > 0 && b > 0 && s < 0, s > maxValue:
+	case a > 0 && b > 0 && s < 0:
 		return maxValue
 	case a < 0 && b < 0 && s >= 0, s < -maxValue:
 		return -maxValue
