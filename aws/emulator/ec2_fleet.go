@@ -223,7 +223,8 @@ func (e *Emulator) createFleet(q query) (any, error) {
 			continue
 		}
 		if overLimit {
-			// EC2 refuses the whole request rather than launching up to the limit.
+			// The whole request is refused rather than launched up to the limit, as RunInstances
+			// does; whether an instant fleet launches part of it is not checked against EC2.
 			c := e.orderCandidates(r, part.capacityType)[0]
 			out.Errors = append(out.Errors, xmlFleetError{LaunchTemplateAndOverrides: c.echo(), Lifecycle: part.capacityType, ErrorCode: "InstanceLimitExceeded",
 				ErrorMessage: fmt.Sprintf("You have requested more instances (%d) than your current instance limit of %d allows for the specified instance type. Please visit http://aws.amazon.com/contact-us/ec2-request to request an adjustment to this limit.",
