@@ -125,6 +125,8 @@ func New(ctx context.Context, opts Options) (*App, error) {
 			return a.Cluster.NodeClass(name), nil
 		},
 		Clock: opts.Clock, Log: opts.Logger,
+		// The executor needs the provider, so it is built below; the provider reaches it only
+		// once running.
 		Act: func(ctx context.Context, action executor.Action, perform func(context.Context) error) error {
 			return a.Executor.Do(ctx, action, perform)
 		},

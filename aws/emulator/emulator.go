@@ -60,8 +60,8 @@ type Config struct {
 	// shortens it so that the story fits in a few minutes).
 	InterruptionNotice time.Duration
 	// InstanceLimit is how many instances may hold capacity (all but stopped and terminated
-	// ones) at once; a CreateFleet that would pass it fails with InstanceLimitExceeded, as
-	// EC2's account limit does (default 5000).
+	// ones) at once; a CreateFleet that would pass it fails with EC2's InstanceLimitExceeded
+	// (default 5000, the emulator's own figure: EC2 counts vCPUs per instance family instead).
 	InstanceLimit int
 	// Seed makes spot prices, identifiers and throttling shares reproducible.
 	Seed int64
