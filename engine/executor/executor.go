@@ -166,37 +166,36 @@ type discard struct{}
 
 func (discard) Event(runtime.Object, string, string, string) {}
 
-// CreateNodeClaim creates a NodeClaim and returns it as stored.
-func (e *Executor) CreateNodeClaim(ctx context.Context, nc *karpv1.NodeClaim, why string) (*karpv1.NodeClaim, error) {
-	var created *karpv1.NodeClaim
-	err := e.Do(ctx, Action{Kind: CreateNodeClaim, Object: "nodeclaim/" + nc.GenerateName + nc.Name, NodePool: nc.Labels[karpv1.NodePoolLabelKey],
-		Message: "create nodeclaim " + why}, func(ctx context.Context) (err error) {
-		created, err = e.writer.CreateNodeClaim(ctx, nc)
+// doFor is Do for a write that returns what it wrote (the zero value when not performed).
+func doFor[T any](ctx context.Context, e *Executor, a Action, perform func(context.Context) (T, error)) (T, error) {
+	var out T
+	err := e.Do(ctx, a, func(ctx context.Context) (err error) {
+		out, err = perform(ctx)
 		return err
 	})
-	return created, err
+	return out, err
+}
+
+// CreateNodeClaim creates a NodeClaim and returns it as stored.
+func (e *Executor) CreateNodeClaim(ctx context.Context, nc *karpv1.NodeClaim, why string) (*karpv1.NodeClaim, error) {
+	return doFor(ctx, e, Action{Kind: CreateNodeClaim, Object: "nodeclaim/" + nc.GenerateName + nc.Name, NodePool: nc.Labels[karpv1.NodePoolLabelKey],
+		Message: "create nodeclaim " + why}, func(ctx context.Context) (*karpv1.NodeClaim, error) { return e.writer.CreateNodeClaim(ctx, nc) })
 }
 
 // UpdateNodeClaim changes a NodeClaim's metadata and spec; what says how.
 func (e *Executor) UpdateNodeClaim(ctx context.Context, name, what string, mutate func(*karpv1.NodeClaim) error) (*karpv1.NodeClaim, error) {
-	var out *karpv1.NodeClaim
-	err := e.Do(ctx, Action{Kind: UpdateNodeClaim, Object: "nodeclaim/" + name, Message: what + " on nodeclaim " + name},
-		func(ctx context.Context) (err error) {
-			out, err = e.writer.UpdateNodeClaim(ctx, name, mutate)
-			return err
+	return doFor(ctx, e, Action{Kind: UpdateNodeClaim, Object: "nodeclaim/" + name, Message: what + " on nodeclaim " + name},
+		func(ctx context.Context) (*karpv1.NodeClaim, error) {
+			return e.writer.UpdateNodeClaim(ctx, name, mutate)
 		})
-	return out, err
 }
 
 // UpdateNodeClaimStatus changes a NodeClaim's status; what says how.
 func (e *Executor) UpdateNodeClaimStatus(ctx context.Context, name, what string, mutate func(*karpv1.NodeClaim) error) (*karpv1.NodeClaim, error) {
-	var out *karpv1.NodeClaim
-	err := e.Do(ctx, Action{Kind: UpdateNodeClaimStatus, Object: "nodeclaim/" + name, Message: what + " in nodeclaim " + name + "'s status"},
-		func(ctx context.Context) (err error) {
-			out, err = e.writer.UpdateNodeClaimStatus(ctx, name, mutate)
-			return err
+	return doFor(ctx, e, Action{Kind: UpdateNodeClaimStatus, Object: "nodeclaim/" + name, Message: what + " in nodeclaim " + name + "'s status"},
+		func(ctx context.Context) (*karpv1.NodeClaim, error) {
+			return e.writer.UpdateNodeClaimStatus(ctx, name, mutate)
 		})
-	return out, err
 }
 
 // DeleteNodeClaim starts a NodeClaim's deletion; why says what for.
@@ -207,13 +206,8 @@ func (e *Executor) DeleteNodeClaim(ctx context.Context, name, why string) error 
 
 // UpdateNode changes a Node's metadata and spec; what says how.
 func (e *Executor) UpdateNode(ctx context.Context, name, what string, mutate func(*corev1.Node) error) (*corev1.Node, error) {
-	var out *corev1.Node
-	err := e.Do(ctx, Action{Kind: UpdateNode, Object: "node/" + name, Message: what + " on node " + name},
-		func(ctx context.Context) (err error) {
-			out, err = e.writer.UpdateNode(ctx, name, mutate)
-			return err
-		})
-	return out, err
+	return doFor(ctx, e, Action{Kind: UpdateNode, Object: "node/" + name, Message: what + " on node " + name},
+		func(ctx context.Context) (*corev1.Node, error) { return e.writer.UpdateNode(ctx, name, mutate) })
 }
 
 // DeleteNode deletes a Node.
@@ -250,13 +244,8 @@ func (e *Executor) UpdateNodeClassStatus(ctx context.Context, name string, mutat
 
 // Launch launches the NodeClaim's machine (cloudprovider.CloudProvider.Create).
 func (e *Executor) Launch(ctx context.Context, nc *karpv1.NodeClaim) (*karpv1.NodeClaim, error) {
-	var out *karpv1.NodeClaim
-	err := e.Do(ctx, Action{Kind: Launch, Object: "nodeclaim/" + nc.Name, NodePool: nc.Labels[karpv1.NodePoolLabelKey],
-		Message: "launch an instance for nodeclaim " + nc.Name}, func(ctx context.Context) (err error) {
-		out, err = e.cloud.Create(ctx, nc)
-		return err
-	})
-	return out, err
+	return doFor(ctx, e, Action{Kind: Launch, Object: "nodeclaim/" + nc.Name, NodePool: nc.Labels[karpv1.NodePoolLabelKey],
+		Message: "launch an instance for nodeclaim " + nc.Name}, func(ctx context.Context) (*karpv1.NodeClaim, error) { return e.cloud.Create(ctx, nc) })
 }
 
 // Terminate terminates the NodeClaim's machine (cloudprovider.CloudProvider.Delete); why says
