@@ -4,14 +4,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"k8s.io/client-go/rest"
 )
 
 func TestRefuseWrites(t *testing.T) {
-	reached := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached++ }))
+	var reached atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached.Add(1) }))
 	defer srv.Close()
 	cfg := RefuseWrites(&rest.Config{Host: srv.URL}, "dry-run")
 	client, err := rest.HTTPClientFor(cfg)
@@ -25,13 +26,13 @@ func TestRefuseWrites(t *testing.T) {
 		{http.MethodGet, true}, {http.MethodHead, true}, {http.MethodPost, false}, {http.MethodPut, false},
 		{http.MethodPatch, false}, {http.MethodDelete, false},
 	} {
-		before := reached
+		before := reached.Load()
 		req, _ := http.NewRequest(tc.method, srv.URL+"/api/v1/nodes/a", nil)
 		resp, err := client.Do(req)
 		if resp != nil {
 			resp.Body.Close()
 		}
-		if sent := reached > before; sent != tc.sent {
+		if sent := reached.Load() > before; sent != tc.sent {
 			t.Errorf("%s reached the server: %v, want %v", tc.method, sent, tc.sent)
 		}
 		if !tc.sent && (err == nil || !strings.Contains(err.Error(), "nodepilot runs dry-run")) {

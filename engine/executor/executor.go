@@ -95,8 +95,9 @@ type Executor struct {
 	journal *journal.Journal
 	clock   clock.Clock
 
-	mu    sync.Mutex
-	would map[Action]time.Time
+	mu     sync.Mutex
+	would  map[Action]time.Time // when each held-back action was last journaled
+	pruned time.Time            // when would was last swept of expired actions
 }
 
 // New returns an executor over the cluster writer and the cloud provider. j may be nil (no
@@ -140,10 +141,13 @@ func (e *Executor) recordWould(a Action) {
 		e.mu.Unlock()
 		return
 	}
-	for k, t := range e.would {
-		if now.Sub(t) >= wouldWindow {
-			delete(e.would, k)
+	if now.Sub(e.pruned) >= wouldWindow { // at most one sweep a window, not one per new action
+		for k, t := range e.would {
+			if now.Sub(t) >= wouldWindow {
+				delete(e.would, k)
+			}
 		}
+		e.pruned = now
 	}
 	e.would[a] = now
 	e.mu.Unlock()
