@@ -18,12 +18,16 @@ const installCRDsTimeout = 2 * time.Minute
 
 func installCRDsCommand(out io.Writer) *cobra.Command {
 	var kubeconfig, kubeContext string
+	var force bool
 	cmd := &cobra.Command{
-		Use:   "install-crds [--kubeconfig PATH] [--context NAME]",
+		Use:   "install-crds [--kubeconfig PATH] [--context NAME] [--force]",
 		Short: "Create or update the NodePool, NodeClaim and EC2NodeClass CRDs (karpenter.sh/v1, karpenter.k8s.aws/v1)",
 		Long: `install-crds server-side applies nodepilot's CustomResourceDefinitions, the same as Karpenter v1's,
 and waits until the API server serves them. It needs rights to patch customresourcedefinitions
-(a cluster administrator's). Running it again updates them in place.`,
+(a cluster administrator's). Running it again updates them in place.
+
+It changes nothing if an installed CRD serves a version or field nodepilot's lacks (a newer
+Karpenter's): the API server would prune those fields from stored objects. --force replaces them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := kube.RESTConfig(kubeconfig, kubeContext)
@@ -36,7 +40,7 @@ and waits until the API server serves them. It needs rights to patch customresou
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), installCRDsTimeout)
 			defer cancel()
-			if err := kube.InstallCRDs(ctx, cfg); err != nil {
+			if err := kube.InstallCRDs(ctx, cfg, force); err != nil {
 				return err
 			}
 			for _, crd := range all {
@@ -46,6 +50,7 @@ and waits until the API server serves them. It needs rights to patch customresou
 		},
 	}
 	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "", "path of the kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace CRDs even where the installed ones serve fields nodepilot's lack (a newer Karpenter's)")
 	cmd.Flags().StringVar(&kubeContext, "context", "", "kubeconfig context to use (default: the current one)")
 	return cmd
 }

@@ -64,6 +64,7 @@ func TestControlPlane(t *testing.T) {
 	if !t.Run("InstallCRDs", func(t *testing.T) { testInstallCRDs(t, e) }) {
 		t.FailNow()
 	}
+	t.Run("NewerCRDKept", func(t *testing.T) { testNewerCRDKept(t, e) })
 	t.Run("SeedsAccepted", func(t *testing.T) { testSeedsAccepted(t, e) })
 	startInformers(t, e)
 	t.Run("Parallel", func(t *testing.T) {

@@ -84,7 +84,7 @@ func stringField(obj map[string]any, key string) string {
 // a second run updates them in place; the Clients then reach each custom resource.
 func testInstallCRDs(t *testing.T, e *env) {
 	for range 2 {
-		if err := kube.InstallCRDs(t.Context(), e.cfg); err != nil {
+		if err := kube.InstallCRDs(t.Context(), e.cfg, false); err != nil {
 			t.Fatalf("InstallCRDs: %v", err)
 		}
 	}
@@ -121,6 +121,59 @@ func testInstallCRDs(t *testing.T, e *env) {
 		if err := get(); !apierrors.IsNotFound(err) || !strings.Contains(err.Error(), `"none"`) {
 			t.Errorf("get a missing object = %v, want NotFound naming it", err)
 		}
+	}
+}
+
+// testNewerCRDKept: a CRD that serves a field ours lacks (a newer Karpenter's) is left alone,
+// with every other CRD, unless force; with force, ours replaces it.
+func testNewerCRDKept(t *testing.T, e *env) {
+	ext, err := apiextensionsclient.NewForConfig(e.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crdAPI := ext.ApiextensionsV1().CustomResourceDefinitions()
+	const name = "ec2nodeclasses.karpenter.k8s.aws"
+	crd, err := crdAPI.Get(t.Context(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
+	spec.Properties["futureField"] = apiextensionsv1.JSONSchemaProps{Type: "string"}
+	crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"] = spec
+	if _, err := crdAPI.Update(t.Context(), crd, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	nodePools, err := crdAPI.Get(t.Context(), "nodepools.karpenter.sh", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	err = kube.InstallCRDs(t.Context(), e.cfg, false)
+	for _, want := range []string{name, "v1 spec.futureField", "--force", "nothing was changed"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("InstallCRDs over a newer CRD = %v, want an error naming %q", err, want)
+		}
+	}
+	hasFuture := func() bool {
+		got, err := crdAPI.Get(t.Context(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ok := got.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["futureField"]
+		return ok
+	}
+	if !hasFuture() {
+		t.Error("the newer CRD was replaced without --force")
+	}
+	if got, err := crdAPI.Get(t.Context(), nodePools.Name, metav1.GetOptions{}); err != nil || got.ResourceVersion != nodePools.ResourceVersion {
+		t.Errorf("the NodePool CRD changed in a refused install: %v, resourceVersion %s -> %s", err, nodePools.ResourceVersion, got.ResourceVersion)
+	}
+
+	if err := kube.InstallCRDs(t.Context(), e.cfg, true); err != nil {
+		t.Fatalf("InstallCRDs with force: %v", err)
+	}
+	if hasFuture() {
+		t.Error("--force kept the newer CRD's field")
 	}
 }
 

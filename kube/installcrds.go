@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset/typed/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
@@ -27,7 +29,11 @@ const crdPollInterval = 100 * time.Millisecond
 // server-side apply, taking over fields another manager (kubectl, Helm) set, and waits until each
 // is Established, so their kinds can be used when it returns. It needs permission to get and patch
 // customresourcedefinitions: an administrator's job, not the controller's (see deploy/rbac.yaml).
-func InstallCRDs(ctx context.Context, cfg *rest.Config) error {
+//
+// Unless force is set, it first compares each installed CRD with ours and changes nothing if any
+// serves a version or field ours lacks: the cluster runs a newer Karpenter (or nodepilot), and
+// replacing its CRDs would make the API server prune those fields from every object it stores.
+func InstallCRDs(ctx context.Context, cfg *rest.Config, force bool) error {
 	all, err := crds.All()
 	if err != nil {
 		return err
@@ -37,6 +43,13 @@ func InstallCRDs(ctx context.Context, cfg *rest.Config) error {
 		return fmt.Errorf("apiextensions client for %s: %w", cfg.Host, err)
 	}
 	api := client.CustomResourceDefinitions()
+	if !force {
+		for _, crd := range all {
+			if err := refuseNewer(ctx, api, crd); err != nil {
+				return err
+			}
+		}
+	}
 	for _, crd := range all {
 		if err := applyCRD(ctx, api, crd); err != nil {
 			return err
@@ -48,6 +61,29 @@ func InstallCRDs(ctx context.Context, cfg *rest.Config) error {
 		}
 	}
 	return nil
+}
+
+// lostFieldsShown is how many lost fields refuseNewer names; the count says how many more.
+const lostFieldsShown = 5
+
+// refuseNewer fails if the installed CRD of crd's name serves versions or fields crd lacks.
+func refuseNewer(ctx context.Context, api apiextensionsclient.CustomResourceDefinitionInterface, crd *apiextensionsv1.CustomResourceDefinition) error {
+	installed, err := api.Get(ctx, crd.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("crd %q: %w", crd.Name, err)
+	}
+	lost := lostFields(installed, crd)
+	if len(lost) == 0 {
+		return nil
+	}
+	shown := strings.Join(lost[:min(len(lost), lostFieldsShown)], ", ")
+	if more := len(lost) - lostFieldsShown; more > 0 {
+		shown += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Errorf("crd %q installed in the cluster is newer than nodepilot's: replacing it would drop %s, which the API server would then prune from stored objects; nothing was changed (upgrade nodepilot, or pass --force to replace it anyway)", crd.Name, shown)
 }
 
 // applyCRD server-side applies crd's metadata and spec (not its status, which the API server owns).
