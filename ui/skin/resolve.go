@@ -78,8 +78,11 @@ func checkRef(source, ref, dir string) (string, error) {
 	return ref, nil
 }
 
+// configKeys are the keys the config file may hold; any other is a typo or a setting of a newer
+// nodepilot, and is an error rather than silently ignored.
+var configKeys = []string{"skin"}
+
 // configSkin reads the skin: key of the config file at path: "" if the file or the key is absent.
-// Other keys belong to other parts of nodepilot and are left alone.
 func configSkin(path string) (string, error) {
 	data, err := userfile.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -106,18 +109,22 @@ func configSkin(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
+	ref := ""
 	for _, p := range ps {
-		if p.key != "skin" {
-			continue
+		if !slices.Contains(configKeys, p.key) {
+			if near, ok := nearest(p.key, configKeys); ok {
+				return "", fmt.Errorf("%s: %s: unknown key (did you mean %s?)", path, p.key, near)
+			}
+			return "", fmt.Errorf("%s: %s: unknown key (known keys: %s)", path, p.key, strings.Join(configKeys, ", "))
 		}
 		v := resolve(p.value)
 		if isNull(v) {
-			return "", nil
+			continue
 		}
 		if v.Kind != yaml.ScalarNode {
 			return "", fmt.Errorf("%s: skin: must be a shipped skin's name or a skin file's path, got %s", path, describe(v))
 		}
-		return v.Value, nil
+		ref = v.Value
 	}
-	return "", nil
+	return ref, nil
 }

@@ -18,10 +18,12 @@ func TestResolveSelectionOrder(t *testing.T) {
 		}
 		return path
 	}
-	light := write("light.yaml", "skin: light\nrefresh: 2s\n")
+	light := write("light.yaml", "skin: light\n")
 	relative := write("relative.yaml", "skin: skins/mine.yaml\n")
 	tilde := write("tilde.yaml", "skin: ~/skins/mine.yaml\n")
-	noSkin := write("noskin.yaml", "refresh: 2s\n")
+	noSkin := write("noskin.yaml", "# nothing set\n{}\n")
+	unknownKey := write("unknownkey.yaml", "skin: light\nrefresh: 2s\n")
+	typoKey := write("typokey.yaml", "skn: light\n")
 	emptySkin := write("emptyskin.yaml", "skin:\n")
 	empty := write("empty.yaml", "")
 	missing := filepath.Join(dir, "missing.yaml")
@@ -54,6 +56,8 @@ func TestResolveSelectionOrder(t *testing.T) {
 			`NODEPILOT_SKIN "drakula": no shipped skin has that name (shipped: colorblind, default, light, transparent; a skin file needs a path, like ./drakula.yaml)`},
 		{"unknown shipped name in the config", "", "", unknown, "",
 			unknown + `: skin: "drakula": no shipped skin has that name (shipped: colorblind, default, light, transparent; a skin file needs a path, like ./drakula.yaml)`},
+		{"unknown key in the config", "", "", unknownKey, "", unknownKey + ": refresh: unknown key (known keys: skin)"},
+		{"mistyped key in the config", "", "", typoKey, "", typoKey + ": skn: unknown key (did you mean skin?)"},
 		{"malformed config", "", "", malformed, "", malformed + ": line 2: mapping values are not allowed in this context"},
 		{"config not a mapping", "", "", notMapping, "", notMapping + ": must be a mapping of settings (skin: and others), got a list"},
 		{"config skin: a mapping", "", "", skinMapping, "", skinMapping + ": skin: must be a shipped skin's name or a skin file's path, got a mapping"},
