@@ -20,6 +20,7 @@ import (
 	"github.com/nodepilot/nodepilot/kube"
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/ui/skin"
+	"github.com/nodepilot/nodepilot/userfile"
 )
 
 // consoleFlags are the flags of every command that opens the console.
@@ -50,9 +51,9 @@ func (f *consoleFlags) logger() (*slog.Logger, func(), error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, nil, fmt.Errorf("--log-file %s: %w", path, err)
 	}
-	file, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	file, err := userfile.OpenLog(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--log-file %s: %w", path, err)
+		return nil, nil, fmt.Errorf("--log-file: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(file, nil))
 	klog.SetSlogLogger(logger)

@@ -26,6 +26,14 @@ func TestConsoleInputErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	logFile := []string{"--log-file", filepath.Join(dir, "nodepilot.log")}
+	// a folder of the user's that happens to hold a file named like the demo's log
+	userDir := filepath.Join(dir, "mine")
+	if err := os.MkdirAll(userDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(userDir, "nodepilot.log"), []byte("my notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// an EKS context names the cluster: the console goes on to connect, to a server that is not there
 	eks := filepath.Join(dir, "kubeconfig")
 	if err := os.WriteFile(eks, []byte(`apiVersion: v1
@@ -61,6 +69,8 @@ users:
 		{name: "no terminal", args: append(logFile, "--kubeconfig", eks), want: noTerminal},
 		{name: "demo: no terminal", args: []string{"demo", "--dir", filepath.Join(dir, "demo")}, want: noTerminal},
 		{name: "log file in a file", args: []string{"--log-file", filepath.Join(badSkin, "nodepilot.log")}, want: "--log-file " + badSkin},
+		{name: "log file not a log", args: []string{"--log-file", badSkin}, want: "--log-file: " + badSkin + " exists and is not a nodepilot log"},
+		{name: "demo: its log not a log", args: []string{"demo", "--headless", "--dir", userDir}, want: "--dir: " + filepath.Join(userDir, "nodepilot.log") + " exists and is not a nodepilot log"},
 		{name: "argument", args: []string{"nodes"}, want: `unknown command "nodes"`},
 		{name: "demo: unknown skin", args: []string{"demo", "--skin", "neon"}, want: `--skin "neon"`},
 		{name: "demo: bad batch window", args: []string{"demo", "--batch-idle-duration", "soon"}, want: "batch-idle-duration"},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/demo"
 	"github.com/nodepilot/nodepilot/ui/skin"
+	"github.com/nodepilot/nodepilot/userfile"
 )
 
 func demoCommand(out io.Writer) *cobra.Command {
@@ -60,9 +61,10 @@ cluster. Quitting (:q, Ctrl-C) stops everything.`,
 				return fmt.Errorf("--dir %s: %w", dir, err)
 			}
 			logPath := filepath.Join(dir, "nodepilot.log")
-			logFile, err := os.Create(logPath)
+			// --dir may be a folder the user keeps: append to a previous demo's log, never truncate a file.
+			logFile, err := userfile.OpenLog(logPath)
 			if err != nil {
-				return err
+				return fmt.Errorf("--dir: %w", err)
 			}
 			defer logFile.Close()
 			opts.Logger, opts.Dir, opts.KubeconfigOut = slog.New(slog.NewTextHandler(logFile, nil)), dir, kubeconfigOut
