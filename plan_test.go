@@ -87,6 +87,30 @@ func TestPlanUnschedulableStillExitsZero(t *testing.T) {
 	}
 }
 
+// TestPlanNamesANodePoolWithoutItsEC2NodeClass: without the EC2NodeClass file, the pods' reason
+// names the NodePool, the missing EC2NodeClass and the fix, and a note says it was left out.
+func TestPlanNamesANodePoolWithoutItsEC2NodeClass(t *testing.T) {
+	out, errOut, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml", "-f", seeds+"06-inflate.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.NodeClaims) != 0 || len(p.Unschedulable) != 5 {
+		t.Fatalf("want the five inflate pods unschedulable, got %d nodeclaims, %d unschedulable", len(p.NodeClaims), len(p.Unschedulable))
+	}
+	r := p.Unschedulable[0].Reasons
+	if len(r) != 1 || r[0].NodePool != "default" || r[0].Reason != "NodeClassNotFound" ||
+		!strings.Contains(r[0].Message, `NodePool "default" references EC2NodeClass "default", which does not exist`) {
+		t.Errorf("reasons %+v", r)
+	}
+	if !strings.Contains(strings.Join(p.Notes, "\n"), `create EC2NodeClass "default"`) {
+		t.Errorf("notes lack the fix: %q", p.Notes)
+	}
+}
+
 func TestPlanInputErrors(t *testing.T) {
 	tests := []struct {
 		name string

@@ -20,8 +20,9 @@ import (
 	"github.com/nodepilot/nodepilot/kube/manifest"
 )
 
-// Build turns loaded manifests into the solver's input. NodePools whose EC2NodeClass is missing
-// are left out with a note, as Karpenter leaves them unready; the notes say so.
+// Build turns loaded manifests into the solver's input. NodePools that cannot launch (their
+// EC2NodeClass missing, being deleted, static) are left out with a note, and each pod that fits
+// nowhere names them among its reasons.
 func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) (*scheduling.Input, []string) {
 	in := &scheduling.Input{Options: opts, DaemonSets: set.DaemonSets,
 		WellKnownLabels: sets.List(awsv1.WellKnownLabels())}
@@ -31,13 +32,15 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) (*s
 	for _, nc := range set.EC2NodeClasses {
 		classes[nc.Name] = nc
 	}
+	classExists := func(name string) bool { return classes[name] != nil }
 	types := map[string][]*cloudprovider.InstanceType{}
 	for _, np := range set.NodePools {
-		ref := np.Spec.Template.Spec.NodeClassRef
-		if ref == nil || ref.Kind != awsv1.KindEC2NodeClass || classes[ref.Name] == nil {
-			notes = append(notes, fmt.Sprintf("nodepool %q: %s; it cannot launch nodes and is left out", np.Name, missingClass(ref)))
+		if r, ok := scheduling.Unlaunchable(np, classExists); ok {
+			in.Unlaunchable = append(in.Unlaunchable, r)
+			notes = append(notes, fmt.Sprintf("%s; it cannot launch nodes and is left out (%s)", r.Message, r.Hint))
 			continue
 		}
+		ref := np.Spec.Template.Spec.NodeClassRef
 		if _, ok := types[ref.Name]; !ok {
 			types[ref.Name] = cat.InstanceTypes(catalog.Options{Options: instancetype.OptionsFor(classes[ref.Name])})
 		}
@@ -60,16 +63,6 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) (*s
 		notes = append(notes, fmt.Sprintf("%d pods are bound to node %q, which the manifests do not define; they are left out", len(bound[name]), name))
 	}
 	return in, notes
-}
-
-func missingClass(ref *karpv1.NodeClassReference) string {
-	if ref == nil {
-		return "it has no nodeClassRef"
-	}
-	if ref.Kind != awsv1.KindEC2NodeClass {
-		return fmt.Sprintf("its nodeClassRef kind %q is not %s", ref.Kind, awsv1.KindEC2NodeClass)
-	}
-	return fmt.Sprintf("its EC2NodeClass %q is not in the manifests", ref.Name)
 }
 
 // usage is the capacity a NodePool's existing nodes hold against its limits.

@@ -1,6 +1,7 @@
 package autoscaler_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
 func TestExplainPod(t *testing.T) {
@@ -40,6 +42,25 @@ func TestExplainPod(t *testing.T) {
 				t.Errorf("reason %s (%s), want %s", pe.Reasons[0].Code, pe.Reasons[0].Message, tc.reason)
 			}
 		})
+	}
+}
+
+// TestExplainPodNamesAMissingNodeClass: the live explain of a pod whose only NodePool references
+// an EC2NodeClass that does not exist names both and the fix, instead of a generic reason.
+func TestExplainPodNamesAMissingNodeClass(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("orphan", func(np *karpv1.NodePool) { np.Spec.Template.Spec.NodeClassRef.Name = "gone" })
+	h.Advance(time.Minute, time.Second)
+	pe := provisioning.ExplainPod(t.Context(), h.Cloud, h.Cluster.Snapshot(), podOf("web", enginetest.Resources("1", "")),
+		autoscaler.DefaultOptions().Provisioning)
+	if pe == nil || len(pe.Reasons) != 1 {
+		t.Fatalf("explained as %+v, want one reason", pe)
+	}
+	r := pe.Reasons[0]
+	if r.Code != scheduling.ReasonNodeClassNotFound || r.NodePool != "orphan" ||
+		!strings.Contains(r.Message, `NodePool "orphan" references EC2NodeClass "gone", which does not exist`) ||
+		!strings.Contains(r.Hint, `create EC2NodeClass "gone"`) {
+		t.Errorf("reason %+v", r)
 	}
 }
 

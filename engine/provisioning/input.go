@@ -2,8 +2,6 @@ package provisioning
 
 import (
 	"context"
-
-	"fmt"
 	"slices"
 
 	"github.com/go-logr/logr"
@@ -24,8 +22,8 @@ import (
 // class can launch, by name.
 type Catalog struct {
 	Pools map[string]*PoolTypes
-	// Notes say which NodePools were left out and why.
-	Notes []string
+	// Unlaunchable are the NodePools left out, each with why.
+	Unlaunchable []scheduling.Reason
 }
 
 // PoolTypes are a NodePool's instance types.
@@ -35,23 +33,19 @@ type PoolTypes struct {
 	ByName   map[string]*cloudprovider.InstanceType
 }
 
-// LoadCatalog asks the cloud for the instance types of every NodePool that can launch: not being
-// deleted, not static (replicas), and with its node class present.
+// LoadCatalog asks the cloud for the instance types of every NodePool that can launch (see
+// scheduling.Unlaunchable), and keeps why each other NodePool cannot.
 func LoadCatalog(ctx context.Context, cloud cloudprovider.CloudProvider, snap *state.Snapshot) *Catalog {
 	c := &Catalog{Pools: map[string]*PoolTypes{}}
+	classExists := func(name string) bool { return snap.NodeClass(name) != nil }
 	for _, np := range snap.NodePools {
-		switch ref := np.Spec.Template.Spec.NodeClassRef; {
-		case np.DeletionTimestamp != nil:
-			continue
-		case np.Spec.Replicas != nil:
-			continue // static NodePools keep a node count; they do not provision for pods
-		case ref == nil || snap.NodeClass(ref.Name) == nil:
-			c.Notes = append(c.Notes, fmt.Sprintf("nodepool %q cannot launch: its node class %q is missing", np.Name, refName(ref)))
+		if r, ok := scheduling.Unlaunchable(np, classExists); ok {
+			c.Unlaunchable = append(c.Unlaunchable, r)
 			continue
 		}
 		types, err := cloud.InstanceTypes(ctx, np)
 		if err != nil {
-			c.Notes = append(c.Notes, fmt.Sprintf("nodepool %q cannot launch: listing instance types: %v", np.Name, err))
+			c.Unlaunchable = append(c.Unlaunchable, scheduling.InstanceTypesFailed(np.Name, err))
 			continue
 		}
 		pt := &PoolTypes{NodePool: np, Types: types, ByName: map[string]*cloudprovider.InstanceType{}}
@@ -63,19 +57,13 @@ func LoadCatalog(ctx context.Context, cloud cloudprovider.CloudProvider, snap *s
 	return c
 }
 
-func refName(ref *karpv1.NodeClassReference) string {
-	if ref == nil {
-		return ""
-	}
-	return ref.Name
-}
-
 // Input builds the scheduling problem for pods over a snapshot: the NodePools with their limits
 // against what their nodes hold, and every node not going away (nor in exclude) as existing
 // capacity, including NodeClaims not yet registered, so that pods already planned onto them are
 // not planned again.
 func Input(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts scheduling.Options, wellKnown []string, exclude map[string]bool) *scheduling.Input {
-	in := &scheduling.Input{Pods: podsToPlace, DaemonSets: snap.DaemonSets, Options: opts, WellKnownLabels: wellKnown}
+	in := &scheduling.Input{Pods: podsToPlace, DaemonSets: snap.DaemonSets, Options: opts, WellKnownLabels: wellKnown,
+		Unlaunchable: cat.Unlaunchable}
 	usage := map[string]corev1.ResourceList{}
 	for _, sn := range snap.Nodes {
 		if pool := sn.NodePool(); pool != "" {

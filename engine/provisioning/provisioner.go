@@ -56,7 +56,6 @@ type Outcome struct {
 	Results *scheduling.Results
 	// Created names the NodeClaims created (or that would be, in dry-run).
 	Created []string
-	Notes   []string
 }
 
 // New returns a provisioner that writes through exec and reads instance types from cloud.
@@ -88,7 +87,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	in := Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil)
 	in.Cache = &p.cache
 	results := scheduling.Solve(in)
-	out := &Outcome{Time: now, Results: results, Notes: cat.Notes}
+	out := &Outcome{Time: now, Results: results}
 	if n := len(results.NewNodeClaims); n > 0 {
 		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NodeClaimsComputed",
 			Message:    fmt.Sprintf("computed new nodeclaim(s) to fit pod(s): %d nodeclaims for %d pods", n, placed(results)),

@@ -36,12 +36,12 @@ func (s *scheduler) explain(p *podData, timedOut bool) []Reason {
 		return []Reason{{Code: ReasonSolveTimedOut, Message: "the solve ran out of time before it could place this pod",
 			Hint: "it is retried in the next batch"}}
 	}
-	if len(s.templates) == 0 {
+	if len(s.templates) == 0 && len(s.in.Unlaunchable) == 0 {
 		return []Reason{{Code: ReasonNoNodePool, Message: "no NodePool exists to launch a node from",
 			Hint: "create a NodePool"}}
 	}
 	checks := s.topo.prepare(p)
-	reasons := make([]Reason, 0, len(s.templates))
+	reasons := make([]Reason, 0, len(s.templates)+len(s.in.Unlaunchable))
 	for _, t := range s.templates {
 		r := s.explainTemplate(t, p, checks)
 		r.NodePool = t.pool.Name
@@ -50,7 +50,7 @@ func (s *scheduler) explain(p *podData, timedOut bool) []Reason {
 		}
 		reasons = append(reasons, r)
 	}
-	return reasons
+	return append(reasons, s.in.Unlaunchable...)
 }
 
 func (s *scheduler) explainTemplate(t *template, p *podData, checks []check) Reason {

@@ -14,6 +14,9 @@ import (
 type Input struct {
 	// NodePools may launch new NodeClaims; the highest weight is tried first.
 	NodePools []NodePool
+	// Unlaunchable are the NodePools that cannot launch at all (see Unlaunchable), with why: each
+	// pod that fits nowhere lists them, so a pod whose only NodePool is broken says so.
+	Unlaunchable []Reason
 	// Nodes are the existing nodes and in-flight NodeClaims pods may go to, with the pods already
 	// bound to them (which count for topology, affinity and host ports).
 	Nodes []ExistingNode
