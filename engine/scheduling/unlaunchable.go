@@ -10,10 +10,10 @@ import (
 // Reason codes of a NodePool that cannot launch at all (Input.Unlaunchable). NodeClassNotFound is
 // the reason Karpenter gives its NodePool's NodeClassReady condition in the same case.
 const (
-	ReasonNodeClassNotFound    = "NodeClassNotFound"
-	ReasonInstanceTypesFailed  = "InstanceTypesFailed"
-	ReasonNodePoolDeleting     = "NodePoolDeleting"
-	ReasonStaticNodePool       = "StaticNodePool"
+	ReasonNodeClassNotFound   = "NodeClassNotFound"
+	ReasonInstanceTypesFailed = "InstanceTypesFailed"
+	ReasonNodePoolDeleting    = "NodePoolDeleting"
+	ReasonStaticNodePool      = "StaticNodePool"
 )
 
 const nodeClassRefPath = "spec.template.spec.nodeClassRef"
