@@ -8,6 +8,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nodepilot/nodepilot/suggest"
 )
 
 // entry is what one key of a skin file sets. decode reads the key's value n into the skin;
@@ -47,7 +49,7 @@ func (s section) decode(path string, n *yaml.Node) error {
 // unknown is the error for a key the section does not know: the nearest known key if one is
 // close enough to be a typo, else every key it knows.
 func (s section) unknown(path, key string) error {
-	if near, ok := nearest(key, s.names()); ok {
+	if near, ok := suggest.Nearest(key, s.names()); ok {
 		return fmt.Errorf("%s: unknown key (did you mean %s?)", path, near)
 	}
 	return fmt.Errorf("%s: unknown key (known keys: %s)", path, s.keys())

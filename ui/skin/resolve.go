@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nodepilot/nodepilot/suggest"
 	"github.com/nodepilot/nodepilot/userfile"
 )
 
@@ -112,7 +113,7 @@ func configSkin(path string) (string, error) {
 	ref := ""
 	for _, p := range ps {
 		if !slices.Contains(configKeys, p.key) {
-			if near, ok := nearest(p.key, configKeys); ok {
+			if near, ok := suggest.Nearest(p.key, configKeys); ok {
 				return "", fmt.Errorf("%s: %s: unknown key (did you mean %s?)", path, p.key, near)
 			}
 			return "", fmt.Errorf("%s: %s: unknown key (known keys: %s)", path, p.key, strings.Join(configKeys, ", "))

@@ -1,14 +1,16 @@
-package skin
+// Package suggest finds the name a mistyped one most likely meant, for "did you mean" hints in
+// errors about skins, the config file and manifests.
+package suggest
 
 import "strings"
 
-// maxTypo is the longest key nearest looks at; longer ones are not typos of a skin key.
+// maxTypo is the longest key Nearest looks at; longer ones are not typos of a name.
 const maxTypo = 64
 
-// nearest finds the name a mistyped key most likely meant: the closest by edit distance, ignoring
+// Nearest finds the name a mistyped key most likely meant: the closest by edit distance, ignoring
 // case, if it is within a third of the key's length (so tabel finds table, and fgcolor fgColor).
 // Of equally close names the first wins, so names should be sorted.
-func nearest(key string, names []string) (string, bool) {
+func Nearest(key string, names []string) (string, bool) {
 	if len(key) > maxTypo {
 		return "", false
 	}
