@@ -124,6 +124,10 @@ func TestPlanInputErrors(t *testing.T) {
 		{"gt with two values", []string{"-f", "testdata/manifests/invalid/gt-two-values.yaml"},
 			`spec.template.spec.requirements[0]: operator "Gt" needs exactly one non-negative integer, got ["5", "6"]`},
 		{"weight 1000", []string{"-f", "testdata/manifests/invalid/weight-1000.yaml"}, "spec.weight"},
+		{"request above limit", []string{"-f", "testdata/manifests/invalid/request-above-limit.yaml"},
+			`testdata/manifests/invalid/request-above-limit.yaml: document 1: Pod "greedy": spec.containers[0].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1`},
+		{"typo'd Karpenter kind", []string{"-f", "testdata/manifests/invalid/nodepool-kind-typo.yaml"},
+			`nodepool-kind-typo.yaml: document 1: NodePol "default": kind NodePol is not a kind of karpenter.sh: did you mean NodePool?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,9 +22,15 @@ type Plan struct {
 	Unschedulable     []Unschedulable `json:"unschedulable"`
 	TotalPricePerHour float64         `json:"totalPricePerHour"`
 	// SyntheticPrices is true when some price in the plan is a synthetic spot price.
-	SyntheticPrices bool     `json:"syntheticPrices"`
-	Notes           []string `json:"notes,omitempty"`
+	SyntheticPrices bool `json:"syntheticPrices"`
+	// Notes are at most MaxNotes notes; NotesOmitted counts those left out.
+	Notes        []string `json:"notes,omitempty"`
+	NotesOmitted int      `json:"notesOmitted,omitempty"`
 }
+
+// MaxNotes bounds the notes a plan shows: manifests can hold any number of skipped objects, and
+// a screenful of notes would bury the plan.
+const MaxNotes = 100
 
 // NodeClaim is a NodeClaim the plan would launch.
 type NodeClaim struct {
@@ -65,7 +71,8 @@ type Reason struct {
 
 // From builds the stable plan from a solve's results.
 func From(r *scheduling.Results, notes []string) *Plan {
-	p := &Plan{NodeClaims: []NodeClaim{}, ExistingNodes: []ExistingNode{}, Unschedulable: []Unschedulable{}, Notes: notes}
+	p := &Plan{NodeClaims: []NodeClaim{}, ExistingNodes: []ExistingNode{}, Unschedulable: []Unschedulable{}}
+	p.Notes, p.NotesOmitted = notes[:min(len(notes), MaxNotes)], max(len(notes)-MaxNotes, 0)
 	for _, nc := range r.NewNodeClaims {
 		out := NodeClaim{NodePool: nc.NodePool, CapacityType: nc.Offering.CapacityType, Zone: nc.Offering.Zone,
 			PricePerHour: nc.PricePerHour(), PriceSource: nc.Offering.PriceSource.Kind, Pods: podNames(nc.Pods), Requests: nc.Requests}
@@ -175,6 +182,9 @@ func renderTable(w io.Writer, p *Plan) error {
 	fmt.Fprintln(w)
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if p.NotesOmitted > 0 {
+		fmt.Fprintf(w, "note: ... and %d more notes (not shown; -o json counts them in notesOmitted)\n", p.NotesOmitted)
 	}
 	return nil
 }

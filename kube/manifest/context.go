@@ -36,6 +36,15 @@ func (c *addContext) fail(errs field.ErrorList) bool {
 	return len(errs) > 0
 }
 
+// failAsAPIServer reports errors in the API server's own words (path: Invalid value: "v": why);
+// it returns true when there were any.
+func (c *addContext) failAsAPIServer(errs field.ErrorList) bool {
+	for _, e := range errs {
+		c.errs.add(c.document, c.object, e)
+	}
+	return len(errs) > 0
+}
+
 // claim records kind/namespace/name as defined here; it reports false (and an error) when the
 // name was already defined.
 func (c *addContext) claim(kind, namespace, name string) bool {

@@ -26,7 +26,8 @@ func validateMeta(meta *metav1.ObjectMeta, namespaced bool) field.ErrorList {
 
 func addPod(c *addContext, obj interface{}) {
 	pod := obj.(*corev1.Pod)
-	if c.fail(validateMeta(&pod.ObjectMeta, true)) || !c.claim("Pod", pod.Namespace, pod.Name) {
+	if c.fail(validateMeta(&pod.ObjectMeta, true)) || c.failAsAPIServer(validatePodSpec(&pod.Spec, field.NewPath("spec"))) ||
+		!c.claim("Pod", pod.Namespace, pod.Name) {
 		return
 	}
 	if !c.state.reservePods(c, 1) {
@@ -48,7 +49,8 @@ func addNode(c *addContext, obj interface{}) {
 
 func addDaemonSet(c *addContext, obj interface{}) {
 	ds := obj.(*appsv1.DaemonSet)
-	if c.fail(validateMeta(&ds.ObjectMeta, true)) || !c.claim("DaemonSet", ds.Namespace, ds.Name) {
+	if c.fail(validateMeta(&ds.ObjectMeta, true)) || c.failAsAPIServer(validatePodSpec(&ds.Spec.Template.Spec, templateSpecPath)) ||
+		!c.claim("DaemonSet", ds.Namespace, ds.Name) {
 		return
 	}
 	setUID(&ds.ObjectMeta, "DaemonSet")

@@ -127,8 +127,8 @@ func TestDecodeDocuments(t *testing.T) {
 		{name: "duplicate keys", manifest: "apiVersion: v1\nkind: Pod\nkind: Pod\n", wantErr: `s.yaml: document 1: yaml: unmarshal errors:` + "\n" + `  line 3: key "kind" already set in map`},
 		{name: "JSON", manifest: `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "j"}, "spec": {"containers": [{"name": "a", "image": "b"}]}}`, pods: 1},
 		{name: "wrong field type", manifest: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: many}\n",
-			wantErr: `s.yaml: document 1: Deployment "d": decoding: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
-		{name: "too many pods", manifest: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: huge}\nspec: {replicas: 2000000000}\n",
+			wantErr: `s.yaml: document 1: Deployment "d": spec.replicas: Invalid value: "many": must be an integer`},
+		{name: "too many pods", manifest: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: huge}\nspec: {replicas: 2000000000, template: {spec: {" + container + "}}}\n",
 			wantErr: `s.yaml: document 1: Deployment "huge": 2000000000 more pods would exceed the 100000 pods one plan holds`},
 	}
 	for _, tt := range tests {
@@ -148,6 +148,137 @@ func TestDecodeDocuments(t *testing.T) {
 			}
 			if tt.wantNote != "" && (len(set.Notes) != 1 || set.Notes[0] != tt.wantNote) {
 				t.Errorf("notes = %q, want %q", set.Notes, tt.wantNote)
+			}
+		})
+	}
+}
+
+// TestDecodeRefusals: what the API server refuses, plan refuses in its words, naming the file,
+// document, object and field path, and never a Go type.
+func TestDecodeRefusals(t *testing.T) {
+	pod := func(spec string) string { return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: " + spec + "\n" }
+	resources := func(r string) string { return pod("{containers: [{name: a, image: b, resources: " + r + "}]}") }
+	nodePool := func(spec string) string {
+		return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: np}\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n      requirements: []\n" + spec
+	}
+	for _, tc := range []struct {
+		name, manifest, want string
+	}{
+		{"a pod without containers", pod("{}"), `Pod "p": spec.containers: Required value`},
+		{"a negative request", resources("{requests: {cpu: '-1'}}"),
+			`Pod "p": spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0`},
+		{"a negative limit", resources("{limits: {memory: -1Gi}}"),
+			`Pod "p": spec.containers[0].resources.limits[memory]: Invalid value: "-1Gi": must be greater than or equal to 0`},
+		{"a request above its limit", resources("{requests: {cpu: '2'}, limits: {cpu: '1'}}"),
+			`Pod "p": spec.containers[0].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1`},
+		{"an init container's request above its limit", pod("{initContainers: [{name: i, image: b, resources: {requests: {memory: 2Gi}, limits: {memory: 1Gi}}}], " + container + "}"),
+			`Pod "p": spec.initContainers[0].resources.requests[memory]: Invalid value: "2Gi": must be less than or equal to memory limit of 1Gi`},
+		{"a Deployment's template", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {template: {spec: {containers: [{name: a, resources: {requests: {cpu: '-500m'}}}]}}}\n",
+			`Deployment "d": spec.template.spec.containers[0].resources.requests[cpu]: Invalid value: "-500m": must be greater than or equal to 0`},
+		{"a DaemonSet without containers", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds}\nspec: {template: {spec: {}}}\n",
+			`DaemonSet "ds": spec.template.spec.containers: Required value`},
+		{"a request that is not a quantity", resources("{requests: {cpu: lots}}"),
+			`Pod "p": spec.containers[0].resources.requests[cpu]: Invalid value: "lots": must be a quantity, such as 500m, 2, 1.5 or 4Gi`},
+		{"a weight that is not a number", nodePool("  weight: abc\n"), `NodePool "np": spec.weight: Invalid value: "abc": must be an integer`},
+		{"a limit that is not a quantity", nodePool("  limits: {cpu: lots}\n"),
+			`NodePool "np": spec.limits.cpu: Invalid value: "lots": must be a quantity, such as 500m, 2, 1.5 or 4Gi`},
+		{"a duration that is a number", nodePool("  disruption: {consolidateAfter: 30}\n"),
+			`NodePool "np": spec.disruption.consolidateAfter: Invalid value: "30": a duration must be a string such as "720h" or "Never", got 30`},
+		{"a string for a list", strings.Replace(nodePool(""), "requirements: []", "requirements: [{key: a, operator: In, values: x}]", 1),
+			`NodePool "np": spec.template.spec.requirements[0].values: Invalid value: "x": must be a list`},
+		{"a kind that is not a string", "apiVersion: v1\nkind: [Pod]\n", `kind: Invalid value: ["Pod"]: must be a string`},
+		{"a list for a string", "apiVersion: v1\nkind: Pod\nmetadata: {name: [a]}\nspec: {" + container + "}\n",
+			`Pod "": metadata.name: Invalid value: "[\"a\"]": must be a string`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode("s.yaml", []byte(tc.manifest))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Decode = %v, want it loaded", err)
+				}
+				return
+			}
+			want := "s.yaml: document 1: " + tc.want
+			if err == nil || err.Error() != want {
+				t.Fatalf("error = %v\nwant    %s", err, want)
+			}
+			for _, goism := range []string{"Go struct", "Go value", "int32", "v1.", "resource.Quantity"} {
+				if strings.Contains(err.Error(), goism) {
+					t.Errorf("the message names Go: %q", goism)
+				}
+			}
+		})
+	}
+}
+
+// TestDecodeLists: a List (kubectl get -o yaml) and a typed list are read item by item, and
+// each item's problems and notes name it.
+func TestDecodeLists(t *testing.T) {
+	item := func(name string) string { return "{apiVersion: v1, kind: Pod, metadata: {name: " + name + "}, spec: {" + container + "}}" }
+	for _, tc := range []struct {
+		name, manifest string
+		pods           int
+		note, err      string
+	}{
+		{name: "kubectl's List", manifest: "apiVersion: v1\nkind: List\nitems:\n- " + item("a") + "\n- " + item("b") + "\n- {apiVersion: v1, kind: Service, metadata: {name: s}}\n",
+			pods: 2, note: `s.yaml: document 1: items[2]: skipped v1 Service "s" (not used by planning)`},
+		{name: "a typed list's items take its kind", manifest: "apiVersion: v1\nkind: PodList\nitems:\n- {metadata: {name: a}, spec: {" + container + "}}\n", pods: 1},
+		{name: "an empty List", manifest: "apiVersion: v1\nkind: List\nitems: []\n"},
+		{name: "an item's problem names it", manifest: "apiVersion: v1\nkind: List\nitems:\n- " + item("a") + "\n- {apiVersion: v1, kind: Pod, metadata: {name: b}, spec: {}}\n",
+			err: `s.yaml: document 1: items[1]: Pod "b": spec.containers: Required value`},
+		{name: "an item without a kind", manifest: "apiVersion: v1\nkind: List\nitems:\n- {metadata: {name: a}}\n",
+			err: `s.yaml: document 1: items[0]: apiVersion and kind are missing`},
+		{name: "a list in a list", manifest: "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: List, items: []}\n",
+			err: `s.yaml: document 1: items[0]: List "": a List inside a List is not expanded; put its items in the outer list`},
+		{name: "items not a list", manifest: "apiVersion: v1\nkind: List\nitems: {a: b}\n", err: `s.yaml: document 1: List "": items: must be a list of objects`},
+		{name: "duplicates across items", manifest: "apiVersion: v1\nkind: List\nitems:\n- " + item("a") + "\n- " + item("a") + "\n",
+			err: `s.yaml: document 1: Pod "default/a": duplicate name: Pod "a" is already defined in s.yaml document 1`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set, err := Decode("s.yaml", []byte(tc.manifest))
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("error = %v\nwant    %s", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(set.Pods) != tc.pods {
+				t.Errorf("%d pods, want %d", len(set.Pods), tc.pods)
+			}
+			if tc.note != "" && (len(set.Notes) != 1 || set.Notes[0] != tc.note) {
+				t.Errorf("notes %q, want %q", set.Notes, tc.note)
+			}
+		})
+	}
+}
+
+// TestDecodeKarpenterKinds: a kind Karpenter's groups do not have is an error, with the kind it
+// most likely meant; Karpenter's other kinds and other groups' unknown kinds are notes.
+func TestDecodeKarpenterKinds(t *testing.T) {
+	for _, tc := range []struct {
+		apiVersion, kind string
+		err              string // "" for a note
+	}{
+		{"karpenter.sh/v1", "NodePol", `NodePol "x": kind NodePol is not a kind of karpenter.sh: did you mean NodePool?`},
+		{"karpenter.sh/v1", "Nodepool", `Nodepool "x": kind Nodepool is not a kind of karpenter.sh: did you mean NodePool?`},
+		{"karpenter.k8s.aws/v1", "EC2NodeClas", `EC2NodeClas "x": kind EC2NodeClas is not a kind of karpenter.k8s.aws: did you mean EC2NodeClass?`},
+		{"karpenter.sh/v1", "Widget", `Widget "x": kind Widget is not a kind of karpenter.sh (its kinds: NodeClaim, NodeOverlay, NodePool)`},
+		{"karpenter.sh/v1alpha1", "NodeOverlay", ""},
+		{"example.com/v1", "NodePol", ""},
+	} {
+		t.Run(tc.apiVersion+" "+tc.kind, func(t *testing.T) {
+			set, err := Decode("s.yaml", []byte("apiVersion: "+tc.apiVersion+"\nkind: "+tc.kind+"\nmetadata: {name: x}\n"))
+			if tc.err == "" {
+				if err != nil || len(set.Notes) != 1 {
+					t.Fatalf("Decode = %v, want one note", err)
+				}
+				return
+			}
+			if want := "s.yaml: document 1: " + tc.err; err == nil || err.Error() != want {
+				t.Fatalf("error = %v\nwant    %s", err, want)
 			}
 		})
 	}

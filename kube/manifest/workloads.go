@@ -11,6 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
+// templateSpecPath is where a workload's pod spec is.
+var templateSpecPath = field.NewPath("spec", "template", "spec")
+
 // workload is what expanding a controller into pods needs.
 type workload struct {
 	apiVersion, kind string
@@ -59,7 +62,7 @@ func expand(c *addContext, w workload) {
 	if n < 0 {
 		errs = append(errs, field.Invalid(w.countField, n, fmt.Sprintf("must be 0 or more, got %d", n)))
 	}
-	if c.fail(errs) || !c.claim(w.kind, w.meta.Namespace, w.meta.Name) || !c.state.reservePods(c, int(n)) {
+	if c.fail(errs) || c.failAsAPIServer(validatePodSpec(&w.template.Spec, templateSpecPath)) || !c.claim(w.kind, w.meta.Namespace, w.meta.Name) || !c.state.reservePods(c, int(n)) {
 		return
 	}
 	setUID(w.meta, w.kind)
