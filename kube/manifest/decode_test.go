@@ -156,7 +156,9 @@ func TestDecodeDocuments(t *testing.T) {
 // TestDecodeRefusals: what the API server refuses, plan refuses in its words, naming the file,
 // document, object and field path, and never a Go type.
 func TestDecodeRefusals(t *testing.T) {
-	pod := func(spec string) string { return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: " + spec + "\n" }
+	pod := func(spec string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: " + spec + "\n"
+	}
 	resources := func(r string) string { return pod("{containers: [{name: a, image: b, resources: " + r + "}]}") }
 	nodePool := func(spec string) string {
 		return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: np}\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n      requirements: []\n" + spec
@@ -214,7 +216,9 @@ func TestDecodeRefusals(t *testing.T) {
 // TestDecodeLists: a List (kubectl get -o yaml) and a typed list are read item by item, and
 // each item's problems and notes name it.
 func TestDecodeLists(t *testing.T) {
-	item := func(name string) string { return "{apiVersion: v1, kind: Pod, metadata: {name: " + name + "}, spec: {" + container + "}}" }
+	item := func(name string) string {
+		return "{apiVersion: v1, kind: Pod, metadata: {name: " + name + "}, spec: {" + container + "}}"
+	}
 	for _, tc := range []struct {
 		name, manifest string
 		pods           int
