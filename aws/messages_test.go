@@ -1,7 +1,9 @@
 package aws
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,22 +67,61 @@ func TestParseMessage(t *testing.T) {
 	}
 }
 
-// FuzzParseMessage proves the queue message parser never panics and never returns an event
-// without an instance id.
+// FuzzParseMessage checks the queue message parser against the envelope it was given: the kind
+// of each event follows from the source and detail-type, every event names an instance, a spot
+// warning's deadline is two minutes after it, a rebalance recommendation does not drain, a
+// state change is one that ends the instance, and a body that is not an event is an error.
 func FuzzParseMessage(f *testing.F) {
 	f.Add(eventBody(sourceEC2, detailSpotInterruption, `{"instance-id":"i-0abc","instance-action":"terminate"}`))
+	f.Add(eventBody(sourceEC2, detailRebalanceRecommendation, `{"instance-id":"i-0abc"}`))
 	f.Add(eventBody(sourceEC2, detailStateChange, `{"instance-id":"i-0abc","state":"terminated"}`))
-	f.Add(eventBody(sourceHealth, detailHealth, `{"service":"EC2","eventTypeCategory":"scheduledChange","affectedEntities":[{"entityValue":"i-01"}]}`))
+	f.Add(eventBody(sourceEC2, detailStateChange, `{"instance-id":"i-0abc","state":"running"}`))
+	f.Add(eventBody(sourceEC2, detailCapacityReservation, `{"instance-id":"i-0abc","instance-action":"terminate"}`))
+	f.Add(eventBody(sourceHealth, detailHealth, `{"service":"EC2","eventTypeCategory":"scheduledChange","startTime":"Sat, 05 Jun 2021 10:00:00 GMT","affectedEntities":[{"entityValue":"i-01"},{"entityValue":"vol-1"}]}`))
 	f.Add(`{"source":"aws.ec2","detail-type":"EC2 Instance Rebalance Recommendation","detail":null}`)
 	f.Add(`not json`)
+	want := map[string]cloudprovider.InterruptionKind{
+		sourceEC2 + "/" + detailSpotInterruption:        cloudprovider.SpotInterruption,
+		sourceEC2 + "/" + detailRebalanceRecommendation: cloudprovider.RebalanceRecommendation,
+		sourceEC2 + "/" + detailStateChange:             cloudprovider.StateChange,
+		sourceEC2 + "/" + detailCapacityReservation:     cloudprovider.CapacityReservationInterruption,
+		sourceHealth + "/" + detailHealth:               cloudprovider.ScheduledChange,
+	}
 	f.Fuzz(func(t *testing.T, body string) {
 		events, err := ParseMessage(body)
+		var envelope struct {
+			Source     string `json:"source"`
+			DetailType string `json:"detail-type"`
+		}
+		if json.Unmarshal([]byte(body), &envelope) != nil || envelope.Source == "" || envelope.DetailType == "" {
+			if err == nil {
+				t.Fatalf("%q is not an event, and parsed as %v", body, events)
+			}
+			return
+		}
 		if err != nil && len(events) > 0 {
 			t.Fatalf("events %v with error %v", events, err)
 		}
 		for _, e := range events {
+			if kind, ok := want[envelope.Source+"/"+envelope.DetailType]; !ok || e.Kind != kind {
+				t.Fatalf("%s/%s gave a %v event", envelope.Source, envelope.DetailType, e.Kind)
+			}
 			if !isInstanceID(e.InstanceID) {
 				t.Fatalf("event %+v without an instance id", e)
+			}
+			switch e.Kind {
+			case cloudprovider.SpotInterruption:
+				if !e.At.IsZero() && !e.Deadline.Equal(e.At.Add(spotWarning)) || !e.Drain {
+					t.Fatalf("spot warning %+v: deadline not two minutes on, or no drain", e)
+				}
+			case cloudprovider.RebalanceRecommendation:
+				if e.Drain {
+					t.Fatalf("rebalance recommendation %+v drains", e)
+				}
+			case cloudprovider.StateChange:
+				if !slices.Contains([]string{"stopping", "stopped", "shutting-down", "terminated"}, e.Detail) || !e.Drain {
+					t.Fatalf("state change %+v that does not end the instance", e)
+				}
 			}
 		}
 	})

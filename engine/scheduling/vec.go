@@ -77,12 +77,27 @@ func (s *space) vec(l corev1.ResourceList) vec {
 // there instead of wrapping around, so a request too large for int64 stays too large to fit.
 const maxValue = math.MaxInt64
 
-// value is q in the dimension's unit (millicores for CPU), clamped to ±maxValue: MilliValue and
-// Value wrap past int64.
+// value is q in the dimension's unit (millicores for CPU), rounded away from zero and clamped
+// to ±maxValue: MilliValue and Value wrap past int64.
 func value(name corev1.ResourceName, q resource.Quantity) int64 {
+	if q.Sign() < 0 {
+		// Value and MilliValue are wrong for large negative quantities (-9223372036854775807
+		// gives 1, -4611686018427387904 gives 0); their magnitude is right.
+		q = q.DeepCopy()
+		q.Neg()
+		return -value(name, q)
+	}
 	scaled, limit := q.Value, int64(maxValue)
 	if name == corev1.ResourceCPU {
 		scaled, limit = q.MilliValue, maxValue/1000
+	}
+	// Far past int64 either way, the approximate value decides: comparing a quantity with a
+	// long exponent (1e99999999) exactly takes minutes.
+	switch f := q.AsApproximateFloat64(); {
+	case f > 2*float64(limit):
+		return maxValue
+	case f < -2*float64(limit):
+		return -maxValue
 	}
 	switch {
 	case q.CmpInt64(limit) > 0:

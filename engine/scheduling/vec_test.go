@@ -27,6 +27,12 @@ func TestValueSaturates(t *testing.T) {
 		{corev1.ResourceCPU, "-1e30", -math.MaxInt64},
 		{corev1.ResourceMemory, "1e30", math.MaxInt64},
 		{corev1.ResourceMemory, "1Gi", 1 << 30},
+		{corev1.ResourceCPU, "1e999", math.MaxInt64},
+		// Quantity.Value gives 1 and 0 for these; found by FuzzValue.
+		{corev1.ResourceMemory, "-9223372036854775807", -math.MaxInt64},
+		{corev1.ResourceMemory, "-4611686018427387904", -4611686018427387904},
+		{corev1.ResourceCPU, "-4611686018427387904", -math.MaxInt64},
+		{corev1.ResourceMemory, "-1e999", -math.MaxInt64},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.name)+"="+tt.q, func(t *testing.T) {

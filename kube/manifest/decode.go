@@ -25,6 +25,10 @@ type header struct {
 	} `json:"metadata"`
 }
 
+// longExponent matches a decimal exponent of four digits or more, the only kind
+// quantity.CheckExponent can refuse.
+var longExponent = regexp.MustCompile(`[0-9.][eE][+-]?[0-9]{4,}`)
+
 // readHeader reads what a document says it is. A metadata of the wrong shape is left for the
 // object's own decoding to report, with its field path.
 func readHeader(data []byte) (header, error) {
@@ -113,11 +117,20 @@ func decodeObject(set *Set, errs *fileErrors, file string, number int, item stri
 		return
 	}
 	obj := k.newObject()
+	// Built-in groups (apps, batch, policy, the core group) have no dot; custom resources' do.
+	group, _, _ := strings.Cut(h.APIVersion, "/")
+	crd := strings.Contains(group, ".")
+	// A long exponent anywhere may be a quantity's that would take minutes to parse: find the
+	// field at fault before decoding. Documents without one (nearly all) skip the walk.
+	if longExponent.Match(data) {
+		if fe, ok := valueError(data, obj, crd); ok {
+			errs.add(number, object, fe)
+			return
+		}
+	}
 	strictErrs, err := kjson.UnmarshalStrict(data, obj)
 	if err != nil {
-		// Built-in groups (apps, batch, policy, the core group) have no dot; custom resources' do.
-		group, _, _ := strings.Cut(h.APIVersion, "/")
-		if fe, ok := valueError(data, obj, strings.Contains(group, ".")); ok {
+		if fe, ok := valueError(data, obj, crd); ok {
 			errs.add(number, object, fe)
 		} else {
 			errs.add(number, object, fmt.Errorf("decoding: %w", err))

@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -12,6 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/nodepilot/nodepilot/kube/quantity"
 )
 
 // valueError finds where a document that failed to decode into obj's type went wrong, and says
@@ -97,8 +100,14 @@ func (l locator) locate(doc any, t reflect.Type, path *field.Path) (*field.Error
 	return nil, false
 }
 
-// decodeLeaf decodes one value alone into t, and describes what t takes when it cannot.
+// decodeLeaf decodes one value alone into t, and describes what t takes when it cannot. A
+// quantity's exponent is checked before it is parsed, which it could otherwise take minutes to.
 func decodeLeaf(doc any, t reflect.Type, path *field.Path) (*field.Error, bool) {
+	if t == quantityType {
+		if err := quantity.CheckExponent(fmt.Sprint(doc)); err != nil {
+			return invalid(path, doc, err.Error()), true
+		}
+	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return nil, false
