@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -55,7 +56,10 @@ type App struct {
 	Journal *journal.Journal
 	// Executor performs every write: the autoscaler's, the provider's own and the console's.
 	Executor          *executor.Executor
+	// Provider is nil when NoProvider says why, in a few words: read-only without a cluster
+	// name or AWS.
 	Provider          *aws.Provider
+	NoProvider        string
 	Autoscaler        *autoscaler.Autoscaler
 	KubernetesVersion string
 	closeWriter       func()
@@ -83,7 +87,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	if opts.JournalSize == 0 {
 		opts.JournalSize = 10000
 	}
-	if opts.ClusterName == "" {
+	if opts.ClusterName == "" && !opts.ReadOnly {
 		return nil, fmt.Errorf("no cluster name: set --cluster-name, or use the kubeconfig context of an EKS cluster (the name tags instances and usually the subnets and security groups to discover)")
 	}
 	cfg := opts.REST
@@ -112,26 +116,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a := &App{opts: opts, REST: cfg, Clients: clients, Cluster: state.NewCluster(opts.Clock),
 		KubernetesVersion: version.Major + "." + strings.TrimSuffix(version.Minor, "+")}
 
-	awsCfg, err := aws.LoadConfig(ctx, opts.AWS)
-	if err != nil {
-		return nil, err
-	}
-	if mode != executor.Live {
-		awsCfg = aws.RefuseWrites(awsCfg, mode.String())
-	}
-	a.Provider, err = aws.New(aws.NewClients(awsCfg, opts.Endpoints, opts.Logger), aws.Options{
-		ClusterName: opts.ClusterName, Region: awsCfg.Region, KubernetesVersion: a.KubernetesVersion, ClusterEndpoint: cfg.Host,
-		NodeClass: func(_ context.Context, name string) (*awsv1.EC2NodeClass, error) {
-			return a.Cluster.NodeClass(name), nil
-		},
-		Clock: opts.Clock, Log: opts.Logger,
-		// The executor needs the provider, so it is built below; the provider reaches it only
-		// once running.
-		Act: func(ctx context.Context, action executor.Action, perform func(context.Context) error) error {
-			return a.Executor.Do(ctx, action, perform)
-		},
-	})
-	if err != nil {
+	if err := a.newProvider(ctx, cfg.Host); err != nil {
 		return nil, err
 	}
 
@@ -152,7 +137,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		opts.Registry.MustRegister(metrics.NewCollector(a.Cluster, a.InstanceType))
 	}
 	a.Journal = journal.New(opts.JournalSize, sinks...)
-	a.Executor = executor.New(mode, writer, a.Provider, a.Journal, opts.Clock)
+	a.Executor = executor.New(mode, writer, a.cloud(), a.Journal, opts.Clock)
 
 	if !opts.ReadOnly {
 		var interruptions cloudprovider.Interruptions
@@ -169,10 +154,60 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	return a, nil
 }
 
+// newProvider builds the AWS provider. Read-only, it does without one when there is no cluster
+// name or no AWS configuration to be had: the console shows the cluster, without prices or
+// simulations, and says why (NoProvider).
+func (a *App) newProvider(ctx context.Context, host string) error {
+	opts := a.opts
+	mode := opts.mode()
+	if opts.ReadOnly && opts.ClusterName == "" {
+		a.NoProvider = "no cluster name"
+		opts.Logger.Warn("read-only without AWS: no prices, no explain", "reason", "no cluster name: set --cluster-name, or use an EKS cluster's kubeconfig context")
+		return nil
+	}
+	awsCfg, err := aws.LoadConfig(ctx, opts.AWS)
+	if err != nil {
+		switch {
+		case opts.ReadOnly && errors.Is(err, aws.ErrNoRegion):
+			a.NoProvider = "no AWS region"
+		case opts.ReadOnly && errors.Is(err, aws.ErrNoCredentials):
+			a.NoProvider = "no AWS credentials"
+		default:
+			return err
+		}
+		opts.Logger.Warn("read-only without AWS: no prices, no explain", "reason", err)
+		return nil
+	}
+	if mode != executor.Live {
+		awsCfg = aws.RefuseWrites(awsCfg, mode.String())
+	}
+	a.Provider, err = aws.New(aws.NewClients(awsCfg, opts.Endpoints, opts.Logger), aws.Options{
+		ClusterName: opts.ClusterName, Region: awsCfg.Region, KubernetesVersion: a.KubernetesVersion, ClusterEndpoint: host,
+		NodeClass: func(_ context.Context, name string) (*awsv1.EC2NodeClass, error) {
+			return a.Cluster.NodeClass(name), nil
+		},
+		Clock: opts.Clock, Log: opts.Logger,
+		// The executor needs the provider, so it is built after; the provider reaches it only
+		// once running.
+		Act: func(ctx context.Context, action executor.Action, perform func(context.Context) error) error {
+			return a.Executor.Do(ctx, action, perform)
+		},
+	})
+	return err
+}
+
+// cloud is the provider as the engine sees it: a nil interface, not a nil pointer, without one.
+func (a *App) cloud() cloudprovider.CloudProvider {
+	if a.Provider == nil {
+		return nil
+	}
+	return a.Provider
+}
+
 // InstanceType finds an instance type a NodePool can launch (for pricing its nodes), or nil.
 func (a *App) InstanceType(nodePool, name string) *cloudprovider.InstanceType {
 	np := a.Cluster.NodePool(nodePool)
-	if np == nil {
+	if np == nil || a.Provider == nil {
 		return nil
 	}
 	types, err := a.Provider.InstanceTypes(context.Background(), np)
@@ -209,7 +244,9 @@ func (a *App) Run(ctx context.Context) error {
 		}()
 	}
 	run(func() error { return kube.RunInformers(ctx, a.REST, a.Cluster) })
-	run(func() error { return a.Provider.Run(ctx) })
+	if a.Provider != nil {
+		run(func() error { return a.Provider.Run(ctx) })
+	}
 	if a.Autoscaler != nil {
 		run(func() error { a.nodeClassStatus(ctx); return nil })
 		run(func() error { a.Autoscaler.Run(ctx); return nil })

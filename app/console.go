@@ -51,6 +51,9 @@ func (c *Console) Price(sn *state.Node) (cost.Price, bool) { return cost.Node(sn
 
 // ExplainPod implements ui.Backend: the provisioner's placement of the pod on the state now.
 func (c *Console) ExplainPod(ctx context.Context, pod *corev1.Pod) (*scheduling.PodError, error) {
+	if c.app.Provider == nil {
+		return nil, c.app.noCloud()
+	}
 	return provisioning.ExplainPod(ctx, c.app.Provider, c.app.Cluster.Snapshot(), pod, c.app.opts.Autoscaler.Provisioning), nil
 }
 
@@ -61,12 +64,20 @@ func (c *Console) ExplainNode(ctx context.Context, node string) (ui.NodeExplanat
 	if e, ok := c.app.Journal.WhyNot(node); ok {
 		x.Blocked = &e
 	}
+	if c.app.Provider == nil {
+		return x, c.app.noCloud()
+	}
 	sim, err := disruption.Simulate(ctx, c.app.Provider, c.app.Cluster.Snapshot(), node, c.app.opts.Autoscaler.Disruption, c.app.opts.Clock.Now())
 	if err != nil {
 		return x, err
 	}
 	x.Consolidation = consolidation(sim)
 	return x, nil
+}
+
+// noCloud is why a simulation cannot run: it needs instance types and prices from AWS.
+func (a *App) noCloud() error {
+	return fmt.Errorf("explain needs AWS for instance types and prices, and there is %s: set --cluster-name, --region and AWS credentials (see the log)", a.NoProvider)
 }
 
 // consolidation turns a simulation into what the console shows.
@@ -81,7 +92,7 @@ func consolidation(sim disruption.Simulation) *ui.Consolidation {
 // Info implements ui.Backend.
 func (c *Console) Info() ui.Info {
 	i := ui.Info{Context: c.context, Cluster: c.app.opts.ClusterName, KubernetesVersion: "v" + c.app.KubernetesVersion,
-		ReadOnly: c.app.opts.ReadOnly, DryRun: c.app.opts.Autoscaler.DryRun}
+		ReadOnly: c.app.opts.ReadOnly, DryRun: c.app.opts.Autoscaler.DryRun, NoCloud: c.app.NoProvider}
 	if c.app.Autoscaler != nil {
 		i.Paused = c.app.Autoscaler.Paused()
 	}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/pricing"
@@ -18,7 +20,17 @@ import (
 )
 
 // ErrNoRegion is returned by LoadConfig when no region is set anywhere the SDK looks.
-var ErrNoRegion = errors.New("no AWS region: set --region or AWS_REGION")
+var ErrNoRegion = errors.New("no AWS region: set --region or AWS_REGION, or region in the shared config of AWS_PROFILE; on EC2 the instance metadata service (IMDS) gives it")
+
+// ErrNoCredentials is returned by LoadConfig when no credentials can be had from any source.
+var ErrNoCredentials = errors.New("no AWS credentials: set AWS_PROFILE (a profile of ~/.aws/config), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or web identity or pod identity (IRSA, EKS Pod Identity); on EC2 an instance profile gives them through IMDS")
+
+// Bounds on what LoadConfig asks at start: off EC2 the instance metadata service does not answer,
+// and the SDK's own retries would leave the user waiting with no word.
+const (
+	regionLookupTimeout      = 5 * time.Second
+	credentialsLookupTimeout = 10 * time.Second
+)
 
 // ConfigOptions say how to find credentials and region, and how to retry.
 type ConfigOptions struct {
@@ -45,7 +57,8 @@ type ConfigOptions struct {
 // LoadConfig loads the SDK configuration the standard way: credentials from the environment,
 // shared config and credentials files, web identity or pod identity, or the instance metadata
 // service; the region from opts.Region, AWS_REGION, the shared config or, when allowed, IMDS.
-// A missing region is ErrNoRegion.
+// A missing region is ErrNoRegion. Credentials are retrieved once, so that none to be had is
+// ErrNoCredentials now, not a signing error at the first call.
 func LoadConfig(ctx context.Context, opts ConfigOptions) (sdkaws.Config, error) {
 	var loads []func(*config.LoadOptions) error
 	if opts.Region != "" {
@@ -57,9 +70,6 @@ func LoadConfig(ctx context.Context, opts ConfigOptions) (sdkaws.Config, error) 
 	if opts.Credentials != nil {
 		loads = append(loads, config.WithCredentialsProvider(opts.Credentials))
 	}
-	if opts.IMDSRegion {
-		loads = append(loads, config.WithEC2IMDSRegion())
-	}
 	switch {
 	case opts.DisableRetries:
 		loads = append(loads, config.WithRetryer(func() sdkaws.Retryer { return sdkaws.NopRetryer{} }))
@@ -70,10 +80,24 @@ func LoadConfig(ctx context.Context, opts ConfigOptions) (sdkaws.Config, error) 
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, loads...)
 	if err != nil {
-		return sdkaws.Config{}, fmt.Errorf("loading AWS configuration (profile %q): %w", opts.Profile, err)
+		return sdkaws.Config{}, fmt.Errorf("loading AWS configuration (profile %q): %w; check the profile in ~/.aws/config, AWS_PROFILE and AWS_CONFIG_FILE", opts.Profile, err)
+	}
+	if cfg.Region == "" && opts.IMDSRegion {
+		cfg.Region, err = imdsRegion(ctx, cfg)
+		if err != nil {
+			return sdkaws.Config{}, fmt.Errorf("%w (asking IMDS: %v)", ErrNoRegion, err)
+		}
 	}
 	if cfg.Region == "" {
 		return sdkaws.Config{}, ErrNoRegion
+	}
+	credsCtx, cancel := context.WithTimeout(ctx, credentialsLookupTimeout)
+	defer cancel()
+	if cfg.Credentials == nil {
+		return sdkaws.Config{}, ErrNoCredentials
+	}
+	if _, err := cfg.Credentials.Retrieve(credsCtx); err != nil {
+		return sdkaws.Config{}, fmt.Errorf("%w (%v)", ErrNoCredentials, err)
 	}
 	if opts.HTTPClient != nil {
 		// Set after loading: the environment's CA bundle (AWS_CA_BUNDLE) applies to the SDK's
@@ -81,6 +105,19 @@ func LoadConfig(ctx context.Context, opts ConfigOptions) (sdkaws.Config, error) 
 		cfg.HTTPClient = opts.HTTPClient
 	}
 	return cfg, nil
+}
+
+// imdsRegion asks the instance metadata service for the region, once and briefly: off EC2 it
+// does not answer, and the SDK's retries would keep the user waiting.
+func imdsRegion(ctx context.Context, cfg sdkaws.Config) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, regionLookupTimeout)
+	defer cancel()
+	client := imds.NewFromConfig(cfg, func(o *imds.Options) { o.Retryer = sdkaws.NopRetryer{} })
+	out, err := client.GetRegion(ctx, &imds.GetRegionInput{})
+	if err != nil {
+		return "", err
+	}
+	return out.Region, nil
 }
 
 // Endpoints override the URL of each service, for the emulator and moto. Empty means AWS's.

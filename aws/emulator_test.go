@@ -783,18 +783,6 @@ func TestEmulatorThrottlingIsRetried(t *testing.T) {
 	}
 }
 
-func TestMissingRegionIsOneClearError(t *testing.T) {
-	for _, env := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE"} {
-		t.Setenv(env, "")
-	}
-	t.Setenv("AWS_CONFIG_FILE", "/nonexistent")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent")
-	_, err := LoadConfig(context.Background(), ConfigOptions{})
-	if !errors.Is(err, ErrNoRegion) || err.Error() != "no AWS region: set --region or AWS_REGION" {
-		t.Errorf("error %v, want %v", err, ErrNoRegion)
-	}
-}
-
 // slogTo is a logger writing text lines to w.
 func slogTo(w *strings.Builder) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
 

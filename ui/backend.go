@@ -61,6 +61,9 @@ type Info struct {
 	DryRun bool
 	// Paused: the autoscaler watches but does not act.
 	Paused bool
+	// NoCloud says why there is no cloud provider (read-only without AWS), so no prices: "" when
+	// there is one.
+	NoCloud string
 }
 
 // Mode is the autoscaler's state in a word: read-only, dry-run, paused or running.

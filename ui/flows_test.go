@@ -205,6 +205,26 @@ func TestReadOnlyHidesDangerousKeys(t *testing.T) {
 	h.lacks("cordon the selected node", "drain the selected node", "pause or resume")
 }
 
+// TestHeaderSaysWhyNoPrices: read-only without AWS, the header says prices are unknown and why,
+// instead of a dash that looks like a fleet with no cost.
+func TestHeaderSaysWhyNoPrices(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		info ui.Info
+		want string
+	}{
+		{"without AWS", ui.Info{ReadOnly: true, NoCloud: "no AWS credentials"}, "Prices: unknown: AWS not configured (no AWS credentials)"},
+		{"with AWS", ui.Info{ReadOnly: true}, "Prices: pricing-api, synthetic"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := uitest.New(uitest.Small())
+			f.SetInfo(tc.info)
+			h := newHarness(t, f, f, skin.Default(), 200, 40)
+			h.has(tc.want)
+		})
+	}
+}
+
 func TestDryRunKeepsPauseButNotWrites(t *testing.T) {
 	f := uitest.New(uitest.Small())
 	f.SetInfo(ui.Info{DryRun: true})

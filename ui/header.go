@@ -75,6 +75,9 @@ func nodesText(f model.Fleet) string {
 func (c *Console) pricesText(f model.Fleet) []span {
 	s := c.pal.s
 	value := style(s.Info.Fg, s.Body.Bg)
+	if c.info.NoCloud != "" {
+		return []span{{"unknown: AWS not configured (" + c.info.NoCloud + ")", style(s.Frame.Status.Pending, s.Body.Bg)}}
+	}
 	if len(f.Sources) == 0 {
 		return []span{{"-", value}}
 	}

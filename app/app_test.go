@@ -1,0 +1,91 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/nodepilot/nodepilot/aws"
+)
+
+// TestNewWithoutAWS: read-only needs neither a cluster name nor AWS, and says which it lacks;
+// a run that acts needs both, and fails with the fix.
+func TestNewWithoutAWS(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/version" {
+			_, _ = io.WriteString(w, `{"major":"1","minor":"33"}`)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(api.Close)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name       string
+		opts       Options
+		noProvider string // read-only's reason
+		err        string // or the error
+		is         error
+	}{
+		{name: "read-only without a cluster name", opts: Options{ReadOnly: true}, noProvider: "no cluster name"},
+		{name: "read-only without a region", opts: Options{ReadOnly: true, ClusterName: "prod"}, noProvider: "no AWS region"},
+		{name: "read-only without credentials", opts: Options{ReadOnly: true, ClusterName: "prod", AWS: aws.ConfigOptions{Region: "us-east-1"}},
+			noProvider: "no AWS credentials"},
+		{name: "read-only with a profile that does not exist", opts: Options{ReadOnly: true, ClusterName: "prod", AWS: aws.ConfigOptions{Profile: "nope"}},
+			err: `profile "nope"`},
+		{name: "live without a cluster name", opts: Options{}, err: "set --cluster-name"},
+		{name: "live without a region", opts: Options{ClusterName: "prod"}, is: aws.ErrNoRegion},
+		{name: "live without credentials", opts: Options{ClusterName: "prod", AWS: aws.ConfigOptions{Region: "us-east-1"}}, is: aws.ErrNoCredentials},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+				"AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"} {
+				t.Setenv(k, "")
+			}
+			t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "none"))
+			t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "none"))
+			t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+			opts := tc.opts
+			opts.REST = &rest.Config{Host: api.URL}
+			opts.AWS.IMDSRegion = true
+			opts.Logger = slog.New(slog.DiscardHandler)
+			a, err := New(context.Background(), opts)
+			switch {
+			case tc.is != nil:
+				if !errors.Is(err, tc.is) {
+					t.Fatalf("New = %v, want %v", err, tc.is)
+				}
+				return
+			case tc.err != "":
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("New = %v, want an error naming %q", err, tc.err)
+				}
+				return
+			case err != nil:
+				t.Fatalf("New = %v", err)
+			}
+			if a.Provider != nil || a.NoProvider != tc.noProvider || a.Autoscaler != nil {
+				t.Fatalf("provider %v, why none %q, autoscaler %v; want none because %q, no autoscaler", a.Provider, a.NoProvider, a.Autoscaler, tc.noProvider)
+			}
+			c := a.Console("prod")
+			if got := c.Info().NoCloud; got != tc.noProvider {
+				t.Errorf("the console's header would say %q, want %q", got, tc.noProvider)
+			}
+			if _, err := c.ExplainPod(context.Background(), &corev1.Pod{}); err == nil || !strings.Contains(err.Error(), tc.noProvider) {
+				t.Errorf("explain = %v, want an error saying %q", err, tc.noProvider)
+			}
+			if a.InstanceType("default", "m5.large") != nil {
+				t.Error("an instance type without a provider")
+			}
+		})
+	}
+}
