@@ -55,7 +55,7 @@ type App struct {
 	Cluster *state.Cluster
 	Journal *journal.Journal
 	// Executor performs every write: the autoscaler's, the provider's own and the console's.
-	Executor          *executor.Executor
+	Executor *executor.Executor
 	// Provider is nil when NoProvider says why, in a few words: read-only without a cluster
 	// name or AWS.
 	Provider          *aws.Provider
