@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -61,14 +62,16 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 				return err
 			}
 			var leading atomic.Bool
+			var leaseRead atomic.Int64 // unix nanoseconds of the last read of the Lease
+			// A dry run writes nothing, the Lease included: it takes no part in the election, so
+			// it can never keep a live replica from leading.
+			elect := leaderElect && !opts.DryRun
 			servers, err := serveProbes(ctx, logger, metricsAddr, healthAddr, registry, func() error {
-				if !leading.Load() {
-					return nil // a standby replica is ready: it waits for the lease
+				var read time.Time // zero until the Lease is first read
+				if n := leaseRead.Load(); n != 0 {
+					read = time.Unix(0, n)
 				}
-				if !a.Cluster.Snapshot().Synced {
-					return errors.New("the cluster state has not synced yet")
-				}
-				return nil
+				return readiness(elect && !leading.Load(), a.Ready, read, time.Now())
 			})
 			if err != nil {
 				return err
@@ -82,14 +85,13 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 					logger.Error("nodepilot stopped", "error", runErr)
 				}
 			}
-			// A dry run writes nothing, the Lease included: it takes no part in the election, so
-			// it can never keep a live replica from leading.
-			if !leaderElect || opts.DryRun {
+			if !elect {
 				run(ctx)
 				return runErr
 			}
 			identity, _ := os.Hostname()
-			err = kube.RunWithLeaderElection(ctx, a.REST, leaseNamespace, "nodepilot-leader", identity, run)
+			err = kube.RunWithLeaderElection(ctx, a.REST, leaseNamespace, "nodepilot-leader", identity, run,
+				func(at time.Time) { leaseRead.Store(at.UnixNano()) })
 			return errors.Join(runErr, err)
 		},
 	}
@@ -104,20 +106,28 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 	return cmd
 }
 
+// readiness says why this replica is not ready, or nil. A standby (electing, not leading) is
+// ready while it reads the Lease it would take over, at least once a lease duration: one that
+// cannot reach the API server could not lead. Any other replica is ready when its App is.
+func readiness(standby bool, appReady func() error, leaseRead, now time.Time) error {
+	if !standby {
+		return appReady()
+	}
+	if leaseRead.IsZero() {
+		return errors.New("standing by: the leader election Lease has not been read yet")
+	}
+	if now.Sub(leaseRead) > kube.LeaseDuration {
+		return fmt.Errorf("standing by: the leader election Lease has not been read for over %s (is the API server out of reach?)", kube.LeaseDuration)
+	}
+	return nil
+}
+
 // serveProbes serves /metrics on one address and /healthz, /readyz on another; the returned
-// function stops both.
+// function stops both. Each change of readiness is logged once, with its reason.
 func serveProbes(ctx context.Context, logger *slog.Logger, metricsAddr, healthAddr string, reg *prometheus.Registry, ready func() error) (func(), error) {
 	metrics := http.NewServeMux()
 	metrics.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	health := http.NewServeMux()
-	health.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	health.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
-		if err := ready(); err != nil {
-			http.Error(w, err.Error(), http.StatusServiceUnavailable)
-			return
-		}
-		fmt.Fprintln(w, "ok")
-	})
+	health := healthMux(logger, ready)
 	var servers []*http.Server
 	for _, s := range []struct {
 		addr string
@@ -143,6 +153,37 @@ func serveProbes(ctx context.Context, logger *slog.Logger, metricsAddr, healthAd
 			_ = srv.Close()
 		}
 	}, nil
+}
+
+// healthMux serves /healthz and /readyz, logging each change of readiness once.
+func healthMux(logger *slog.Logger, ready func() error) *http.ServeMux {
+	health := http.NewServeMux()
+	health.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	var mu sync.Mutex
+	last := "unknown"
+	health.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		err := ready()
+		now := "ready"
+		if err != nil {
+			now = err.Error()
+		}
+		mu.Lock()
+		if now != last {
+			if err != nil {
+				logger.Warn("not ready", "reason", now)
+			} else {
+				logger.Info("ready")
+			}
+			last = now
+		}
+		mu.Unlock()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	return health
 }
 
 func envOr(key, fallback string) string {

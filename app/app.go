@@ -196,6 +196,19 @@ func (a *App) newProvider(ctx context.Context, host string) error {
 	return err
 }
 
+// Ready says why the App is not ready to act yet, or nil: the informers must have synced (acting
+// on a partial view could launch capacity that exists) and AWS must have answered once (so
+// instance types and prices are AWS's, and the credentials work).
+func (a *App) Ready() error {
+	if !a.Cluster.Snapshot().Synced {
+		return errors.New("the cluster state has not synced yet")
+	}
+	if a.Provider != nil && !a.Provider.Answered() {
+		return errors.New("AWS has not answered yet (the log names the failing call)")
+	}
+	return nil
+}
+
 // cloud is the provider as the engine sees it: a nil interface, not a nil pointer, without one.
 func (a *App) cloud() cloudprovider.CloudProvider {
 	if a.Provider == nil {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/utils/clock"
@@ -120,6 +121,7 @@ type Provider struct {
 	profileMu          sync.Mutex // serialises instance profile creation
 	templateCache      *ttlCache[struct{}]
 	driftList          *ttlCache[[]instance] // the cluster's instances, for drift checks
+	answered           atomic.Bool           // a refresh has succeeded once
 }
 
 var _ cloudprovider.CloudProvider = (*Provider)(nil)

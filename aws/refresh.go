@@ -237,6 +237,7 @@ func (p *Provider) record(name string, start time.Time, err error, apply func(*e
 		}
 		return fmt.Errorf("refreshing %s: %w", name, err)
 	}
+	p.answered.Store(true)
 	s := p.data.snap
 	st := apply(&s)
 	s.generation++
@@ -246,6 +247,10 @@ func (p *Provider) record(name string, start time.Time, err error, apply func(*e
 	delete(p.data.logged, name)
 	return nil
 }
+
+// Answered reports whether AWS has answered a refresh at least once: until then the provider
+// works from the embedded catalog, and a controller is not ready.
+func (p *Provider) Answered() bool { return p.answered.Load() }
 
 // Status returns the state of the refreshed data, the permissions AWS denied and the calls made.
 func (p *Provider) Status() Status {

@@ -32,12 +32,19 @@ var ErrLeadershipLost = errors.New("leadership lost")
 // replica takes over at once, not after LeaseDuration): two replicas never run at the same time
 // while the lease is honoured.
 //
+// read, when not nil, is called each time the Lease is read: a standby replica that cannot
+// read it (the API server is out of reach) could not take over, and is not ready.
+//
 // It returns nil when ctx ended (whether it led or not), ErrLeadershipLost (wrapped) when the
 // lease was lost while ctx was alive, and an error when the client cannot be built.
-func RunWithLeaderElection(ctx context.Context, cfg *rest.Config, namespace, name, identity string, run func(ctx context.Context)) error {
-	lock, err := leaseLock(cfg, namespace, name, identity)
+func RunWithLeaderElection(ctx context.Context, cfg *rest.Config, namespace, name, identity string, run func(ctx context.Context), read func(time.Time)) error {
+	lease, err := leaseLock(cfg, namespace, name, identity)
 	if err != nil {
 		return err
+	}
+	var lock resourcelock.Interface = lease
+	if read != nil {
+		lock = observedLock{lease, read}
 	}
 	leading := make(chan context.Context, 1)
 	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
@@ -84,6 +91,21 @@ func RunWithLeaderElection(ctx context.Context, cfg *rest.Config, namespace, nam
 		}
 		return nil
 	}
+}
+
+// observedLock calls read after each successful read of the Lease.
+type observedLock struct {
+	*resourcelock.LeaseLock
+	read func(time.Time)
+}
+
+// Get implements resourcelock.Interface.
+func (l observedLock) Get(ctx context.Context) (*resourcelock.LeaderElectionRecord, []byte, error) {
+	record, raw, err := l.LeaseLock.Get(ctx)
+	if err == nil {
+		l.read(time.Now())
+	}
+	return record, raw, err
 }
 
 // leaseLock returns the lock on the Lease namespace/name for identity, with a client whose

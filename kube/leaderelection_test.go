@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ type elector struct {
 	leading  chan struct{} // closed when run starts
 	stopped  chan struct{} // closed when run returns
 	done     chan error    // RunWithLeaderElection's result
+	reads    atomic.Int64  // the Lease reads it observed
 
 	once sync.Once
 	err  error
@@ -38,7 +40,7 @@ func startElector(t *testing.T, cfg *rest.Config, namespace, name, identity stri
 			close(el.leading)
 			<-ctx.Done()
 			close(el.stopped)
-		})
+		}, func(time.Time) { el.reads.Add(1) })
 	}()
 	t.Cleanup(func() {
 		el.cancel()
@@ -91,6 +93,12 @@ func testLeaderElection(t *testing.T, e *env) {
 	waitHolder(t, e.client, ns, lease, leader.identity)
 	if isClosed(follower.leading) {
 		t.Fatalf("both %s and %s lead", leader.identity, follower.identity)
+	}
+	// The standby reads the Lease each retry period: that is what keeps it ready.
+	before := follower.reads.Load()
+	time.Sleep(2 * kube.RetryPeriod)
+	if after := follower.reads.Load(); after <= before {
+		t.Errorf("%s, standing by, read the Lease %d times in %s, want more", follower.identity, after-before, 2*kube.RetryPeriod)
 	}
 
 	begin := time.Now()
