@@ -234,15 +234,20 @@ func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, c
 // execute carries a command out: taint the candidates, mark them, launch the replacements and,
 // when there are none, delete the candidates at once.
 func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) error {
+	held := false
 	for _, cand := range cmd.Candidates {
 		err := c.setDisruptedTaint(ctx, cand.Node.Node.Name, true)
 		if executor.NotPerformed(err) {
-			c.wouldExecute(cmd, now)
-			return nil
+			held = true // a dry run: every candidate's taint is journaled as it would be
+			continue
 		}
 		if err != nil {
 			return c.rollback(ctx, cmd, fmt.Errorf("tainting node %s: %w", cand.Name(), err), now)
 		}
+	}
+	if held {
+		c.wouldExecute(cmd, now)
+		return nil
 	}
 	c.cluster.MarkForDeletion(claimNames(cmd)...)
 	decided := c.entry(cmd, now, "disrupting node(s): "+cmd.Describe(), false)
