@@ -54,9 +54,9 @@ func TestDryRunWritesNothing(t *testing.T) {
 	opts.WrapTransport = sent.wrap
 	ctx, env := runDemoWith(t, 4*time.Minute, opts)
 
-	would := func(kind executor.Kind) []journal.Entry {
+	would := func(kind executor.Kind, after uint64) []journal.Entry {
 		var out []journal.Entry
-		for _, e := range env.App.Journal.Entries(0) {
+		for _, e := range env.App.Journal.Entries(after) {
 			if e.Kind == journal.KindAction && e.Reason == string(kind) {
 				out = append(out, e)
 			}
@@ -65,20 +65,29 @@ func TestDryRunWritesNothing(t *testing.T) {
 	}
 	waitFor(t, ctx, env, 2*time.Minute, "would-create nodeclaims and a would-create instance profile", func(*state.Snapshot) error {
 		for _, k := range []executor.Kind{executor.CreateNodeClaim, executor.CreateInstanceProfile, executor.UpdateNodeClassStatus} {
-			if len(would(k)) == 0 {
+			if len(would(k, 0)) == 0 {
 				return fmt.Errorf("no %s journaled yet", k)
 			}
 		}
 		return nil
 	})
-	// The story still plays in a dry run: its writes are the demo's, not nodepilot's.
+	// The story still plays in a dry run: its writes are the demo's, not nodepilot's. The dry
+	// run decides again for the new pod: more passes of every loop, each a chance to write.
+	var seq uint64
+	if es := env.App.Journal.Entries(0); len(es) > 0 {
+		seq = es[len(es)-1].Seq
+	}
 	if err := env.Scale(ctx, env.Deployments[0], 1); err != nil {
 		t.Errorf("scaling %s in a dry run: %v", env.Deployments[0], err)
 	}
-	// A soak, not a timing assertion: more passes of every loop, each a chance to write.
-	time.Sleep(12 * time.Second)
+	waitFor(t, ctx, env, 2*time.Minute, "a would-create nodeclaim for the scaled deployment", func(*state.Snapshot) error {
+		if len(would(executor.CreateNodeClaim, seq)) == 0 {
+			return fmt.Errorf("no nodeclaim would be created since %s was scaled", env.Deployments[0])
+		}
+		return nil
+	})
 
-	for _, e := range would(executor.CreateNodeClaim) {
+	for _, e := range would(executor.CreateNodeClaim, 0) {
 		if !e.DryRun || !strings.HasPrefix(e.Message, "would create nodeclaim for ") {
 			t.Errorf("create entry %+v: want a dry-run 'would create nodeclaim for ...'", e)
 		}
@@ -95,5 +104,5 @@ func TestDryRunWritesNothing(t *testing.T) {
 		t.Errorf("the API server received %d write(s) from nodepilot in a dry run: %v", len(w), w)
 	}
 	t.Logf("dry run: %d would-create nodeclaim entries, %d AWS operations called, all reads; 0 writes to the API server",
-		len(would(executor.CreateNodeClaim)), len(env.Emulator.CallCounts()))
+		len(would(executor.CreateNodeClaim, 0)), len(env.Emulator.CallCounts()))
 }
