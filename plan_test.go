@@ -69,21 +69,26 @@ func TestPlanAllSeeds(t *testing.T) {
 
 func TestPlanUnschedulableStillExitsZero(t *testing.T) {
 	// Without its GPU NodePool, the training pod fits nowhere; the plan says why, per NodePool.
-	out, _, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml", "-f", seeds+"08-ec2nodeclass-default.yaml",
-		"-f", "testdata/manifests/gpu-pod-only.yaml")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	var p plan.Plan
-	if err := json.Unmarshal([]byte(out), &p); err != nil {
-		t.Fatal(err)
-	}
-	if len(p.Unschedulable) != 1 || len(p.Unschedulable[0].Reasons) != 1 {
-		t.Fatalf("want one unschedulable pod with one reason, got %+v", p.Unschedulable)
-	}
-	r := p.Unschedulable[0].Reasons[0]
-	if r.NodePool != "default" || r.Reason != "InsufficientResources" || !strings.Contains(r.Message, "nvidia.com/gpu 1") {
-		t.Errorf("reason %+v", r)
+	// Setting only limits, the pod asks for what they say, as the API server defaults it.
+	for _, pod := range []string{"gpu-pod-only.yaml", "gpu-limits-only.yaml"} {
+		t.Run(pod, func(t *testing.T) {
+			out, _, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml", "-f", seeds+"08-ec2nodeclass-default.yaml",
+				"-f", "testdata/manifests/"+pod)
+			if code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			var p plan.Plan
+			if err := json.Unmarshal([]byte(out), &p); err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Unschedulable) != 1 || len(p.Unschedulable[0].Reasons) != 1 {
+				t.Fatalf("want one unschedulable pod with one reason, got %+v", p.Unschedulable)
+			}
+			r := p.Unschedulable[0].Reasons[0]
+			if r.NodePool != "default" || r.Reason != "InsufficientResources" || !strings.Contains(r.Message, "nvidia.com/gpu 1") {
+				t.Errorf("reason %+v", r)
+			}
+		})
 	}
 }
 

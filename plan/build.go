@@ -9,11 +9,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	corev1 "k8s.io/api/core/v1"
-	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/nodepilot/nodepilot/aws/catalog"
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
@@ -83,20 +83,20 @@ func usage(pool string, nodes []*corev1.Node) corev1.ResourceList {
 
 // existingNode describes a Node of the manifests with the pods bound to it. A node counts as
 // initialized unless a taint says it is still starting.
-func existingNode(n *corev1.Node, pods []*corev1.Pod) scheduling.ExistingNode {
+func existingNode(n *corev1.Node, bound []*corev1.Pod) scheduling.ExistingNode {
 	allocatable := n.Status.Allocatable
 	if len(allocatable) == 0 {
 		allocatable = n.Status.Capacity
 	}
 	requested := corev1.ResourceList{}
-	for _, p := range pods {
-		for name, q := range resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}) {
+	for _, p := range bound {
+		for name, q := range pods.Requests(p) {
 			sum := requested[name]
 			sum.Add(q)
 			requested[name] = sum
 		}
 	}
-	requested[corev1.ResourcePods] = *resource.NewQuantity(int64(len(pods)), resource.DecimalSI)
+	requested[corev1.ResourcePods] = *resource.NewQuantity(int64(len(bound)), resource.DecimalSI)
 	starting := slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool {
 		return t.Key == karpv1.UnregisteredNoExecuteTaint().Key || t.Key == corev1.TaintNodeNotReady || t.Key == corev1.TaintNodeUnreachable
 	})
@@ -105,5 +105,5 @@ func existingNode(n *corev1.Node, pods []*corev1.Pod) scheduling.ExistingNode {
 		labels[k] = v
 	}
 	return scheduling.ExistingNode{Name: n.Name, Labels: labels, Taints: n.Spec.Taints, Allocatable: allocatable,
-		Requested: requested, Pods: pods, Initialized: !starting}
+		Requested: requested, Pods: bound, Initialized: !starting}
 }

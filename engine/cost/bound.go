@@ -4,8 +4,8 @@ import (
 	"math"
 
 	corev1 "k8s.io/api/core/v1"
-	resourcehelper "k8s.io/component-helpers/resource"
 
+	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 )
 
@@ -14,10 +14,10 @@ type Demand struct{ CPU, Memory float64 }
 
 // DemandOf sums the pods' requests as the scheduler counts them (init containers and overhead
 // included).
-func DemandOf(pods []*corev1.Pod) Demand {
+func DemandOf(ps []*corev1.Pod) Demand {
 	var d Demand
-	for _, p := range pods {
-		req := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
+	for _, p := range ps {
+		req := pods.Requests(p)
 		d.CPU += req.Cpu().AsApproximateFloat64() * 1000 // floats: MilliValue wraps past int64
 		d.Memory += req.Memory().AsApproximateFloat64()
 	}

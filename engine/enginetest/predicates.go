@@ -8,7 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	resourcehelper "k8s.io/component-helpers/resource"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
@@ -51,7 +50,7 @@ func loads(all []*corev1.Pod) map[string]*nodeLoad {
 // podRequests is what a pod requests, as the scheduler counts it (containers, init containers,
 // overhead).
 func podRequests(p *corev1.Pod) corev1.ResourceList {
-	return resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
+	return pods.Requests(p)
 }
 
 // unfit says why the scheduler would not bind a pod (requesting requests) to a node, in

@@ -6,6 +6,7 @@ import (
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	resourcehelper "k8s.io/component-helpers/resource"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -119,4 +120,43 @@ func IsEvictable(p *corev1.Pod) bool {
 		}
 	}
 	return true
+}
+
+// Requests is what the pod asks of a node (containers, init containers and sidecars, overhead),
+// as admitted by the API server: a container's limit stands for a request it leaves out, the way
+// the API server defaults it. Pods from the API server are already defaulted; pods read from
+// manifests (plan) and GPU pods written with only limits: nvidia.com/gpu would otherwise count
+// as asking for nothing.
+func Requests(p *corev1.Pod) corev1.ResourceList {
+	if needsLimitDefaults(p) {
+		p = p.DeepCopy()
+		for _, cs := range [][]corev1.Container{p.Spec.InitContainers, p.Spec.Containers} {
+			for i := range cs {
+				r := &cs[i].Resources
+				for name, limit := range r.Limits {
+					if _, ok := r.Requests[name]; !ok {
+						if r.Requests == nil {
+							r.Requests = corev1.ResourceList{}
+						}
+						r.Requests[name] = limit.DeepCopy()
+					}
+				}
+			}
+		}
+	}
+	return resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
+}
+
+// needsLimitDefaults reports whether some container has a limit without its request.
+func needsLimitDefaults(p *corev1.Pod) bool {
+	for _, cs := range [][]corev1.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for _, c := range cs {
+			for name := range c.Resources.Limits {
+				if _, ok := c.Resources.Requests[name]; !ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

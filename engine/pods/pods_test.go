@@ -5,6 +5,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 )
@@ -89,5 +91,57 @@ func TestIsEvictable(t *testing.T) {
 		if got := IsEvictable(tt.pod); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestRequestsTakeLimitsForMissingRequests: a limit stands for the request a container leaves
+// out, as the API server defaults it; a request set stays; init containers and overhead count.
+func TestRequestsTakeLimitsForMissingRequests(t *testing.T) {
+	res := func(kv ...string) corev1.ResourceList {
+		l := corev1.ResourceList{}
+		for i := 0; i < len(kv); i += 2 {
+			l[corev1.ResourceName(kv[i])] = resource.MustParse(kv[i+1])
+		}
+		return l
+	}
+	container := func(requests, limits corev1.ResourceList) corev1.Container {
+		return corev1.Container{Name: "c", Resources: corev1.ResourceRequirements{Requests: requests, Limits: limits}}
+	}
+	for _, tc := range []struct {
+		name string
+		spec corev1.PodSpec
+		want corev1.ResourceList
+	}{
+		{"limits only", corev1.PodSpec{Containers: []corev1.Container{container(nil, res("cpu", "2", "memory", "1Gi"))}},
+			res("cpu", "2", "memory", "1Gi")},
+		{"a GPU in limits only", corev1.PodSpec{Containers: []corev1.Container{container(res("cpu", "1"), res("nvidia.com/gpu", "1"))}},
+			res("cpu", "1", "nvidia.com/gpu", "1")},
+		{"a request below its limit stays", corev1.PodSpec{Containers: []corev1.Container{container(res("cpu", "500m"), res("cpu", "2"))}},
+			res("cpu", "500m")},
+		{"neither", corev1.PodSpec{Containers: []corev1.Container{container(nil, nil)}}, res()},
+		{"two containers", corev1.PodSpec{Containers: []corev1.Container{container(nil, res("cpu", "1")), container(res("cpu", "250m"), nil)}},
+			res("cpu", "1250m")},
+		{"an init container's limit, larger than the containers'", corev1.PodSpec{
+			InitContainers: []corev1.Container{container(nil, res("memory", "4Gi"))},
+			Containers:     []corev1.Container{container(res("memory", "1Gi"), nil)}}, res("memory", "4Gi")},
+		{"overhead", corev1.PodSpec{Containers: []corev1.Container{container(nil, res("cpu", "1"))}, Overhead: res("cpu", "100m")},
+			res("cpu", "1100m")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &corev1.Pod{Spec: tc.spec}
+			before := p.DeepCopy()
+			got := Requests(p)
+			if len(got) != len(tc.want) {
+				t.Fatalf("Requests = %v, want %v", got, tc.want)
+			}
+			for name, q := range tc.want {
+				if g := got[name]; g.Cmp(q) != 0 {
+					t.Errorf("%s = %s, want %s", name, g.String(), q.String())
+				}
+			}
+			if !equality.Semantic.DeepEqual(p, before) {
+				t.Error("Requests changed the pod")
+			}
+		})
 	}
 }

@@ -9,9 +9,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -162,7 +162,7 @@ func existing(sn *state.Node, cat *Catalog, snap *state.Snapshot) (scheduling.Ex
 	}
 	requested := corev1.ResourceList{}
 	for _, p := range sn.Pods {
-		requested = add(requested, resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}))
+		requested = add(requested, pods.Requests(p))
 	}
 	requested[corev1.ResourcePods] = *resource.NewQuantity(int64(len(sn.Pods)), resource.DecimalSI)
 	// A node that has not registered runs no pod yet; of what it was created for, only its
@@ -195,7 +195,7 @@ func daemonOverhead(daemonSets []*appsv1.DaemonSet, labels map[string]string, ta
 			continue
 		}
 		pod := &corev1.Pod{Spec: spec}
-		out = add(out, resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{}))
+		out = add(out, pods.Requests(pod))
 		one := out[corev1.ResourcePods]
 		one.Add(*resource.NewQuantity(1, resource.DecimalSI))
 		out[corev1.ResourcePods] = one

@@ -8,9 +8,9 @@ import (
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	resourcehelper "k8s.io/component-helpers/resource"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 
+	podutil "github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 )
 
@@ -37,7 +37,7 @@ type podData struct {
 // podRequests sums what a pod needs from a node: containers, init containers (the larger of the
 // two phases), pod overhead, and one pod slot.
 func podRequests(p *corev1.Pod) corev1.ResourceList {
-	l := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
+	l := podutil.Requests(p)
 	out := corev1.ResourceList{}
 	for k, v := range l {
 		out[k] = v
