@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
 // Operators beyond corev1's: Karpenter v1 accepts inclusive integer bounds too.
@@ -33,10 +35,17 @@ type Requirement struct {
 	MinValues *int
 }
 
-// New builds a requirement from an operator and its values. It does not validate: Gt with a
-// value that is not an integer yields a requirement no value satisfies. Validation of user
-// input lives with the API types.
+// normalizedKeys maps deprecated label keys to the keys nodes carry (failure-domain.beta.
+// kubernetes.io/zone is topology.kubernetes.io/zone), as Karpenter reads them.
+var normalizedKeys = karpv1.NormalizedLabels()
+
+// New builds a requirement from an operator and its values, on the current name of a deprecated
+// key. It does not validate: Gt with a value that is not an integer yields a requirement no
+// value satisfies. Validation of user input lives with the API types.
 func New(key string, op corev1.NodeSelectorOperator, values ...string) *Requirement {
+	if current, ok := normalizedKeys[key]; ok {
+		key = current
+	}
 	r := &Requirement{Key: key}
 	switch op {
 	case corev1.NodeSelectorOpIn:

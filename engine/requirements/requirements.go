@@ -20,8 +20,19 @@ func Of(rs ...*Requirement) Requirements {
 	return out.Add(rs...)
 }
 
-// FromLabels turns labels into In requirements of one value each.
+// FromLabels turns labels into In requirements of one value each, deprecated keys on their
+// current names (a node labelled with both agrees with itself; a pod's nodeSelector on
+// failure-domain.beta.kubernetes.io/zone selects topology.kubernetes.io/zone).
 func FromLabels(labels map[string]string) Requirements {
+	for k := range labels {
+		if _, deprecated := normalizedKeys[k]; deprecated {
+			rs := make([]*Requirement, 0, len(labels))
+			for k, v := range labels {
+				rs = append(rs, New(k, corev1.NodeSelectorOpIn, v))
+			}
+			return Of(rs...)
+		}
+	}
 	items := make([]*Requirement, 0, len(labels))
 	for k, v := range labels {
 		items = append(items, &Requirement{Key: k, values: []string{v}})

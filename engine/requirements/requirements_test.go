@@ -205,3 +205,32 @@ func TestNodeSelectorRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestDeprecatedKeys: the deprecated label keys are read as their current names, in requirements
+// and in labels; labels carrying both forms agree with themselves.
+func TestDeprecatedKeys(t *testing.T) {
+	for _, tc := range []struct{ deprecated, current string }{
+		{"failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone"},
+		{"failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region"},
+		{"beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type"},
+		{"beta.kubernetes.io/arch", "kubernetes.io/arch"},
+		{"beta.kubernetes.io/os", "kubernetes.io/os"},
+	} {
+		t.Run(tc.deprecated, func(t *testing.T) {
+			if r := New(tc.deprecated, in, "a"); r.Key != tc.current {
+				t.Errorf("New(%s).Key = %s, want %s", tc.deprecated, r.Key, tc.current)
+			}
+			selector := FromLabels(map[string]string{tc.deprecated: "a"})
+			if !selector.Has(tc.current) || selector.Has(tc.deprecated) {
+				t.Errorf("a selector on %s: %v", tc.deprecated, selector)
+			}
+			node := FromLabels(map[string]string{tc.deprecated: "a", tc.current: "a", "other": "x"})
+			if c := node.Intersects(Of(New(tc.current, in, "a"))); c != nil {
+				t.Errorf("a node labelled with both forms does not match its value: %v", c)
+			}
+			if c := node.Intersects(Of(New(tc.deprecated, in, "b"))); c == nil {
+				t.Error("a node labelled a matches a selector for b on the deprecated key")
+			}
+		})
+	}
+}

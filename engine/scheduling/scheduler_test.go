@@ -403,3 +403,17 @@ func TestNoNodePoolAndDeadline(t *testing.T) {
 		t.Errorf("got %d unschedulable: %+v", len(r.Unschedulable), r.Unschedulable)
 	}
 }
+
+// TestDeprecatedZoneSelector: a pod selecting the deprecated zone label lands in that zone, as
+// one selecting topology.kubernetes.io/zone does.
+func TestDeprecatedZoneSelector(t *testing.T) {
+	for _, key := range []string{corev1.LabelTopologyZone, corev1.LabelFailureDomainBetaZone} {
+		t.Run(key, func(t *testing.T) {
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))},
+				Pods: []*corev1.Pod{pod("p", "1", "", withNodeSelector(key, "test-zone-2"))}})
+			if len(r.NewNodeClaims) != 1 || r.NewNodeClaims[0].Offering.Zone != "test-zone-2" {
+				t.Fatalf("want one nodeclaim in test-zone-2, got %d, unschedulable %+v", len(r.NewNodeClaims), r.Unschedulable)
+			}
+		})
+	}
+}
