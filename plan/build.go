@@ -77,6 +77,9 @@ func usage(pool string, nodes []*corev1.Node) corev1.ResourceList {
 			sum.Add(q)
 			out[name] = sum
 		}
+		nodes := out[karpv1.ResourceNodes]
+		nodes.Add(*resource.NewQuantity(1, resource.DecimalSI)) // against limits.nodes
+		out[karpv1.ResourceNodes] = nodes
 	}
 	return out
 }

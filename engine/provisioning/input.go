@@ -93,17 +93,15 @@ func Input(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts s
 // Capacity is what a node holds against its NodePool's limits: its capacity, or before it
 // launched, the largest of its NodeClaim's instance type options.
 func Capacity(sn *state.Node, cat *Catalog) corev1.ResourceList {
-	if c := sn.Capacity(); len(c) > 0 {
-		return c
-	}
 	out := corev1.ResourceList{}
-	for _, it := range options(sn, cat) {
-		for name, q := range it.Capacity {
-			if cur, ok := out[name]; !ok || q.Cmp(cur) > 0 {
-				out[name] = q
-			}
+	if c := sn.Capacity(); len(c) > 0 {
+		out = c.DeepCopy()
+	} else {
+		for _, it := range options(sn, cat) {
+			out = maxOf(out, it.Capacity)
 		}
 	}
+	out[karpv1.ResourceNodes] = *resource.NewQuantity(1, resource.DecimalSI) // against limits.nodes
 	return out
 }
 

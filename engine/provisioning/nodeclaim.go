@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -109,7 +110,7 @@ func newLimitCheck(snap *state.Snapshot, cat *Catalog) *limitCheck {
 
 // admit returns "" and counts the NodeClaim, or says which limit it would break.
 func (lc *limitCheck) admit(nc *scheduling.NodeClaim) string {
-	largest := corev1.ResourceList{}
+	largest := corev1.ResourceList{karpv1.ResourceNodes: *resource.NewQuantity(1, resource.DecimalSI)}
 	for _, it := range nc.InstanceTypes {
 		largest = maxOf(largest, it.Capacity)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/requirements"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
 // Cache keeps, from one Prepare to the next, what Prepare derives from a NodePool's
@@ -116,6 +117,9 @@ func newPoolTables(reqs requirements.Requirements, types []*cloudprovider.Instan
 			pt.typeKeys[r.Key] = true
 		}
 		pt.capacity[i], pt.alloc[i] = sp.vec(k.it.Capacity), sp.vec(k.it.Allocatable())
+		if n, ok := sp.index[karpv1.ResourceNodes]; ok {
+			pt.capacity[i][n] = 1 // against limits.nodes, a node of any type counts one
+		}
 	}
 	return pt
 }

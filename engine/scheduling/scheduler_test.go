@@ -417,3 +417,36 @@ func TestDeprecatedZoneSelector(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeLimit: limits.nodes counts nodes, whatever their size: the planned NodeClaims and the
+// NodePool's nodes together stay within it.
+func TestNodeLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name                  string
+		limit, used           string
+		claims, unschedulable int
+	}{
+		{"room for two", "2", "0", 2, 1},
+		{"room for one", "2", "1", 1, 2},
+		{"none left", "1", "1", 0, 3},
+		{"no node limit", "", "", 3, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			np := pool("default", 0, syntheticTypes(4))
+			if tc.limit != "" {
+				np.Limits = corev1.ResourceList{karpv1.ResourceNodes: resource.MustParse(tc.limit)}
+				np.Usage = corev1.ResourceList{karpv1.ResourceNodes: resource.MustParse(tc.used)}
+			}
+			// Three pods of 3 CPUs, the largest type holding 3.9: one a node.
+			r := Solve(&Input{NodePools: []NodePool{np}, Pods: pods(3, "big", "3", "")})
+			if len(r.NewNodeClaims) != tc.claims || len(r.Unschedulable) != tc.unschedulable {
+				t.Fatalf("%d nodeclaims, %d unschedulable; want %d and %d", len(r.NewNodeClaims), len(r.Unschedulable), tc.claims, tc.unschedulable)
+			}
+			for _, pe := range r.Unschedulable {
+				if pe.Reasons[0].Code != ReasonLimitExceeded || !strings.Contains(pe.Reasons[0].Message, "nodes") {
+					t.Errorf("reason %+v, want the node limit", pe.Reasons[0])
+				}
+			}
+		})
+	}
+}

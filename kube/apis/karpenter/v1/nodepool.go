@@ -151,6 +151,9 @@ const (
 // Limits bound the total resources of a NodePool's nodes, by resource name.
 type Limits corev1.ResourceList
 
+// ResourceNodes is the limit on a NodePool's node count: each node counts one, whatever its size.
+const ResourceNodes corev1.ResourceName = "nodes"
+
 // NodeClaimTemplate is the template of the NodeClaims a NodePool launches.
 type NodeClaimTemplate struct {
 	// +optional

@@ -49,7 +49,7 @@ func validateWeightAndReplicas(spec *field.Path, s *NodePoolSpec) field.ErrorLis
 	}
 	var others []string
 	for name := range s.Limits {
-		if name != "nodes" {
+		if name != ResourceNodes {
 			others = append(others, string(name))
 		}
 	}
