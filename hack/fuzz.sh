@@ -8,6 +8,12 @@ fuzztime=${1:-10s}
 # loaded 2-core machine (the least seen, FuzzUserData's 3,313).
 min=${FUZZ_MIN_EXECS:-500}
 failed=0
+# Each run starts from the seeds and the checked-in corpus (testdata/fuzz) alone, in a cache of its
+# own: go's cache under GOCACHE keeps every interesting input of every earlier run, and replaying
+# them is counted in FUZZTIME (FuzzParseMessage replayed 217 of 254 cached inputs in 10 s and ran
+# 0 new ones; 5,536 from a fresh cache). Crashers still go to testdata/fuzz.
+cache=$(mktemp -d)
+trap 'rm -rf "$cache"' EXIT
 for pkg in $(go list ./...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //'); do
@@ -15,7 +21,7 @@ for pkg in $(go list ./...); do
     # interesting input and counts no executions meanwhile (FuzzLoad: 393 to 28,580 in 10 s,
     # stalled for seconds at a time; 30,002 to 49,628 without; the 12 of a package's first target
     # were the same stall). A crasher is still reported and kept, unshrunk.
-    out=$(go test -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" -fuzzminimizetime 0s "$pkg" 2>&1) || { echo "$out"; exit 1; }
+    out=$(go test -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" -fuzzminimizetime 0s "$pkg" -args -test.fuzzcachedir="$cache/$target" 2>&1) || { echo "$out"; exit 1; }
     execs=$(printf '%s\n' "$out" | sed -n 's/.*execs: \([0-9]*\).*/\1/p' | tail -1)
     execs=${execs:-0}
     if [ "$execs" -lt "$min" ]; then
