@@ -69,6 +69,7 @@ func TestControlPlane(t *testing.T) {
 	startInformers(t, e)
 	t.Run("Parallel", func(t *testing.T) {
 		t.Run("InvalidRejected", func(t *testing.T) { t.Parallel(); testInvalidRejected(t, e) })
+		t.Run("KubernetesDomainsAccepted", func(t *testing.T) { t.Parallel(); testKubernetesDomainsAccepted(t, e) })
 		t.Run("UnschedulablePending", func(t *testing.T) { t.Parallel(); testUnschedulablePending(t, e) })
 		t.Run("NodeClaimFinalizer", func(t *testing.T) { t.Parallel(); testNodeClaimFinalizer(t, e) })
 		t.Run("EvictionBudget", func(t *testing.T) { t.Parallel(); testEvictionBudget(t, e) })

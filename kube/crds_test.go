@@ -239,3 +239,42 @@ func testInvalidRejected(t *testing.T, e *env) {
 		})
 	}
 }
+
+// testKubernetesDomainsAccepted: as Karpenter's CRDs since v1.10, ours admit NodePool labels and
+// requirement keys in the kubernetes.io and k8s.io domains; the karpenter.sh domain stays
+// restricted.
+func testKubernetesDomainsAccepted(t *testing.T, e *env) {
+	dyn, err := dynamic.NewForConfig(e.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gvr, _ := karpenterResource("NodePool")
+	nodePool := func(name, label, requirementKey string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": map[string]any{"name": name},
+			"spec": map[string]any{"template": map[string]any{
+				"metadata": map[string]any{"labels": map[string]any{label: "x"}},
+				"spec": map[string]any{
+					"nodeClassRef": map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "default"},
+					"requirements": []any{map[string]any{"key": requirementKey, "operator": "In", "values": []any{"a"}}},
+				}}}}}
+	}
+	for _, tc := range []struct {
+		name, label, key string
+		refused          string // "" when admitted
+	}{
+		{"kubernetes-domains", "kubernetes.io/role", "team.kubernetes.io/owner", ""},
+		{"k8s-domains", "example.k8s.io/a", "example.k8s.io/b", ""},
+		{"karpenter-domain", "karpenter.sh/custom", "team", `label domain \"karpenter.sh\" is restricted`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := dyn.Resource(gvr).Create(t.Context(), nodePool(tc.name, tc.label, tc.key), metav1.CreateOptions{})
+			switch {
+			case tc.refused == "" && err != nil:
+				t.Errorf("create = %v, want it admitted", err)
+			case tc.refused != "" && (!apierrors.IsInvalid(err) || !strings.Contains(err.Error(), strings.ReplaceAll(tc.refused, `\"`, `"`))):
+				t.Errorf("create = %v, want Invalid: %s", err, tc.refused)
+			}
+		})
+	}
+}

@@ -8,31 +8,13 @@ import (
 )
 
 // The restricted label domains: a NodePool may not use labels of these domains (or their
-// subdomains), except the listed well-known ones, because the kubelet refuses them or the
-// provisioner sets them.
+// subdomains), except the listed well-known ones, because the provisioner sets them. Since
+// v1.10 Karpenter's CRDs leave the kubernetes.io and k8s.io domains to the kubelet and the
+// API server to judge, and so do ours.
 const (
-	kubernetesIODomain = "kubernetes.io"
-	k8sIODomain        = "k8s.io"
-	karpenterDomain    = Group
-	awsProviderDomain  = "karpenter.k8s.aws"
+	karpenterDomain   = Group
+	awsProviderDomain = "karpenter.k8s.aws"
 )
-
-// kubernetesIOAllowedLabels are the kubernetes.io labels a NodePool may use.
-func kubernetesIOAllowedLabels() []string {
-	return []string{
-		"beta.kubernetes.io/instance-type",
-		"failure-domain.beta.kubernetes.io/region",
-		"beta.kubernetes.io/os",
-		"beta.kubernetes.io/arch",
-		"failure-domain.beta.kubernetes.io/zone",
-		corev1.LabelTopologyZone,
-		corev1.LabelTopologyRegion,
-		corev1.LabelInstanceTypeStable,
-		corev1.LabelArchStable,
-		corev1.LabelOSStable,
-		corev1.LabelWindowsBuild,
-	}
-}
 
 // awsProviderAllowedLabels are the karpenter.k8s.aws labels a NodePool may use: the AWS
 // provider's well-known labels (kept equal to karpenteraws.WellKnownLabels by a test there).
@@ -73,12 +55,6 @@ func RestrictedLabelReason(key string, inNodePool bool) string {
 		return `label "kubernetes.io/hostname" is restricted: the provisioner sets it`
 	case key == NodePoolLabelKey && inNodePool:
 		return `label "karpenter.sh/nodepool" is restricted: it is set to the NodePool's name`
-	case inDomain(domain, kubernetesIODomain) && !slices.Contains(kubernetesIOAllowedLabels(), key) &&
-		!strings.HasSuffix(domain, "node.kubernetes.io") && !strings.HasSuffix(domain, "node-restriction.kubernetes.io"):
-		return `label domain "kubernetes.io" is restricted: use a well-known label (` +
-			strings.Join(kubernetesIOAllowedLabels(), ", ") + `) or the node.kubernetes.io or node-restriction.kubernetes.io domains`
-	case inDomain(domain, k8sIODomain) && !strings.HasSuffix(domain, "kops.k8s.io"):
-		return `label domain "k8s.io" is restricted (except kops.k8s.io)`
 	case inDomain(domain, karpenterDomain) && key != CapacityTypeLabelKey && key != NodePoolLabelKey:
 		return `label domain "karpenter.sh" is restricted: only karpenter.sh/capacity-type may be used`
 	case inDomain(domain, awsProviderDomain) && !slices.Contains(awsProviderAllowedLabels(), key):

@@ -166,8 +166,6 @@ type NodeClaimTemplate struct {
 type ObjectMeta struct {
 	// Labels are added to the NodeClaims and nodes launched from the template.
 	// +kubebuilder:validation:MaxProperties:=100
-	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k.find('^[^/]*/') == 'kubernetes.io/' || k.find('^[^/]*/').endsWith('.kubernetes.io/')) || k in ['beta.kubernetes.io/instance-type', 'failure-domain.beta.kubernetes.io/region', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch', 'failure-domain.beta.kubernetes.io/zone', 'topology.kubernetes.io/zone', 'topology.kubernetes.io/region', 'kubernetes.io/arch', 'kubernetes.io/os', 'node.kubernetes.io/windows-build'] || k.find('^[^/]*/').endsWith('node.kubernetes.io/') || k.find('^[^/]*/').endsWith('node-restriction.kubernetes.io/'))",message="label domain \"kubernetes.io\" is restricted"
-	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k.find('^[^/]*/') == 'k8s.io/' || k.find('^[^/]*/').endsWith('.k8s.io/')) || k.find('^[^/]*/').endsWith('kops.k8s.io/'))",message="label domain \"k8s.io\" is restricted"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k.find('^[^/]*/') == 'karpenter.sh/' || k.find('^[^/]*/').endsWith('.karpenter.sh/')) || k == 'karpenter.sh/capacity-type')",message="label domain \"karpenter.sh\" is restricted"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k != 'karpenter.sh/nodepool')",message="label \"karpenter.sh/nodepool\" is restricted"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k != 'kubernetes.io/hostname')",message="label \"kubernetes.io/hostname\" is restricted"

@@ -65,12 +65,15 @@ func TestNodePoolValidate(t *testing.T) {
 				"node.kubernetes.io/role": "ok", "kops.k8s.io/instancegroup": "ok", "topology.kubernetes.io/zone": "ok",
 			}
 		}, []string{
-			`spec.template.metadata.labels[example.k8s.io/a]: label domain "k8s.io" is restricted (except kops.k8s.io)`,
 			`spec.template.metadata.labels[karpenter.k8s.aws/made-up]: label domain "karpenter.k8s.aws" is restricted: only its well-known labels (such as karpenter.k8s.aws/instance-family) may be used`,
 			`spec.template.metadata.labels[karpenter.sh/custom]: label domain "karpenter.sh" is restricted: only karpenter.sh/capacity-type may be used`,
 		}},
-		{"kubernetes.io label", func(np *NodePool) { np.Spec.Template.Labels = map[string]string{"kubernetes.io/role": "x"} },
-			[]string{`spec.template.metadata.labels[kubernetes.io/role]: label domain "kubernetes.io" is restricted: use a well-known label (beta.kubernetes.io/instance-type, failure-domain.beta.kubernetes.io/region, beta.kubernetes.io/os, beta.kubernetes.io/arch, failure-domain.beta.kubernetes.io/zone, topology.kubernetes.io/zone, topology.kubernetes.io/region, node.kubernetes.io/instance-type, kubernetes.io/arch, kubernetes.io/os, node.kubernetes.io/windows-build) or the node.kubernetes.io or node-restriction.kubernetes.io domains`}},
+		// Karpenter v1.10 and later leave the kubernetes.io and k8s.io domains to the kubelet.
+		{"kubernetes.io and k8s.io labels and requirements", func(np *NodePool) {
+			np.Spec.Template.Labels = map[string]string{"kubernetes.io/role": "x", "example.k8s.io/a": "x"}
+			np.Spec.Template.Spec.Requirements = append(np.Spec.Template.Spec.Requirements,
+				NodeSelectorRequirementWithMinValues{Key: "team.kubernetes.io/owner", Operator: corev1.NodeSelectorOpIn, Values: []string{"a"}})
+		}, nil},
 		{"budget schedule without duration", func(np *NodePool) {
 			np.Spec.Disruption.Budgets = []Budget{{Nodes: "0", Schedule: ptr("0 9 * * 1-5")}}
 		}, []string{`spec.disruption.budgets[0].duration: schedule "0 9 * * 1-5" needs a duration (how long the budget applies after each hit)`}},
