@@ -27,7 +27,7 @@ func TestScaleOutLaunchesOneNodeThatRunsThePods(t *testing.T) {
 		t.Fatalf("%d nodeclaims, %d instances; want one of each", len(claims), len(h.Cloud.Instances()))
 	}
 	nc := claims[0]
-	for _, c := range []string{karpv1.ConditionTypeLaunched, karpv1.ConditionTypeRegistered, karpv1.ConditionTypeInitialized} {
+	for _, c := range []string{karpv1.ConditionTypeLaunched, karpv1.ConditionTypeRegistered, karpv1.ConditionTypeInitialized, karpv1.ConditionTypeReady} {
 		if !meta.IsStatusConditionTrue(nc.Status.Conditions, c) {
 			t.Errorf("nodeclaim condition %s not true: %+v", c, nc.Status.Conditions)
 		}

@@ -377,6 +377,9 @@ func setCondition(nc *karpv1.NodeClaim, t string, status metav1.ConditionStatus,
 	}
 	meta.SetStatusCondition(&nc.Status.Conditions, metav1.Condition{Type: t, Status: status, Reason: reason, Message: message,
 		LastTransitionTime: metav1.NewTime(now), ObservedGeneration: nc.Generation})
+	if karpv1.IsNodeClaimReadyDependent(t) {
+		meta.SetStatusCondition(&nc.Status.Conditions, karpv1.NodeClaimReady(nc.Status.Conditions, nc.Generation, now))
+	}
 }
 
 func nodeNames(sn *state.Node) []string {

@@ -1,7 +1,12 @@
 package v1
 
 import (
+	"slices"
+	"strings"
+	"time"
+
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -55,4 +60,42 @@ type NodeClaimStatus struct {
 	// LastPodEventTime is the last time a pod was scheduled to or removed from the node.
 	// +optional
 	LastPodEventTime metav1.Time `json:"lastPodEventTime,omitempty"`
+}
+
+// nodeClaimReadyDependents are the conditions a NodeClaim's Ready summarizes, in the order they
+// come true.
+var nodeClaimReadyDependents = []string{ConditionTypeLaunched, ConditionTypeRegistered, ConditionTypeInitialized}
+
+// IsNodeClaimReadyDependent reports whether a condition type is one Ready summarizes.
+func IsNodeClaimReadyDependent(conditionType string) bool {
+	return slices.Contains(nodeClaimReadyDependents, conditionType)
+}
+
+// NodeClaimReady is the Ready condition a NodeClaim's conditions imply, as Karpenter computes it
+// (so kubectl get nodeclaims fills its READY column the same): True once Launched, Registered
+// and Initialized are; False (UnhealthyDependents) when one of them is False; Unknown
+// (ReconcilingDependents) while one is missing or Unknown. The message names those not True.
+func NodeClaimReady(conditions []metav1.Condition, generation int64, now time.Time) metav1.Condition {
+	ready := metav1.Condition{Type: ConditionTypeReady, Status: metav1.ConditionTrue, Reason: ConditionTypeReady,
+		ObservedGeneration: generation, LastTransitionTime: metav1.NewTime(now)}
+	var unhealthy []string
+	for _, t := range nodeClaimReadyDependents {
+		status := metav1.ConditionUnknown
+		if c := meta.FindStatusCondition(conditions, t); c != nil {
+			status = c.Status
+		}
+		switch status {
+		case metav1.ConditionTrue:
+			continue
+		case metav1.ConditionFalse:
+			ready.Status, ready.Reason = metav1.ConditionFalse, "UnhealthyDependents"
+		default:
+			if ready.Status != metav1.ConditionFalse {
+				ready.Status, ready.Reason = metav1.ConditionUnknown, "ReconcilingDependents"
+			}
+		}
+		unhealthy = append(unhealthy, t+"="+string(status))
+	}
+	ready.Message = strings.Join(unhealthy, ", ")
+	return ready
 }
