@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"strings"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/nodepilot/nodepilot/engine/cost"
@@ -30,7 +32,7 @@ func NewSink(reg prometheus.Registerer) *Sink {
 		initialized:   counter("karpenter_nodeclaims_initialized_total", "NodeClaims initialized, by NodePool.", "nodepool"),
 		terminated:    counter("karpenter_nodeclaims_terminated_total", "NodeClaims terminated, by NodePool.", "nodepool"),
 		disrupted:     counter("karpenter_nodeclaims_disrupted_total", "NodeClaims disrupted, by NodePool and reason.", "nodepool", "reason"),
-		decisions:     counter("karpenter_disruption_decisions_total", "Disruption decisions, by decision, reason and method.", "decision", "reason", "consolidation_type"),
+		decisions:     counter("karpenter_voluntary_disruption_decisions_total", "Disruption decisions, by decision, reason and consolidation type.", "decision", "reason", "consolidation_type"),
 		interruptions: counter("karpenter_interruption_received_messages_total", "Interruption messages received, by type.", "message_type"),
 		blocked:       counter("nodepilot_disruption_blocked_total", "Times a node was found not disruptable, by reason.", "reason"),
 		entries:       counter("nodepilot_journal_entries_total", "Journal entries, by kind and reason.", "kind", "reason"),
@@ -67,7 +69,8 @@ func (s *Sink) Observe(e journal.Entry) {
 	case journal.KindDisruption:
 		switch {
 		case e.Decision != "":
-			s.decisions.WithLabelValues(e.Decision, e.Reason, consolidationType(e.Method)).Inc()
+			// Karpenter's reason label is the disruption reason in lower case (underutilized, empty, drifted).
+			s.decisions.WithLabelValues(e.Decision, strings.ToLower(e.Reason), consolidationType(e.Method)).Inc()
 		case e.Reason == "CandidatesDeleted" || e.Method == "Expiration":
 			reason := e.Reason
 			if e.Method == "Expiration" {
