@@ -11,6 +11,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 func TestScaleOutLaunchesOneNodeThatRunsThePods(t *testing.T) {
@@ -32,13 +33,18 @@ func TestScaleOutLaunchesOneNodeThatRunsThePods(t *testing.T) {
 			t.Errorf("nodeclaim condition %s not true: %+v", c, nc.Status.Conditions)
 		}
 	}
+	// As Karpenter's: the node class label from the template, the launch's annotations kept.
+	if nc.Labels["karpenter.k8s.aws/ec2nodeclass"] != enginetest.DefaultNodeClass ||
+		nc.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] != awsv1.EC2NodeClassHashVersion {
+		t.Errorf("nodeclaim labels %v, annotations %v", nc.Labels, nc.Annotations)
+	}
 	if !slices.Contains(nc.Finalizers, karpv1.TerminationFinalizer) || nc.Labels[karpv1.NodePoolLabelKey] != "default" ||
 		len(nc.OwnerReferences) != 1 || nc.OwnerReferences[0].Kind != "NodePool" || nc.Annotations[karpv1.NodePoolHashAnnotationKey] == "" {
 		t.Errorf("nodeclaim metadata %+v", nc.ObjectMeta)
 	}
 	node := h.managedNodes()[0].Node
 	unregistered := karpv1.UnregisteredNoExecuteTaint()
-	if node.Labels[karpv1.NodeRegisteredLabelKey] != "true" || node.Labels[karpv1.NodeInitializedLabelKey] != "true" ||
+	if node.Labels[karpv1.NodeRegisteredLabelKey] != "true" || node.Labels["karpenter.k8s.aws/ec2nodeclass"] != enginetest.DefaultNodeClass || node.Labels[karpv1.NodeInitializedLabelKey] != "true" ||
 		slices.ContainsFunc(node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&unregistered) }) {
 		t.Errorf("node labels %v, taints %v", node.Labels, node.Spec.Taints)
 	}

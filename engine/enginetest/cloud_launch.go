@@ -15,6 +15,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 // Create launches one instance for the NodeClaim and returns the NodeClaim with its labels
@@ -143,6 +144,12 @@ func launchedNodeClaim(nc *karpv1.NodeClaim, inst *Instance) *karpv1.NodeClaim {
 		out.Labels = map[string]string{}
 	}
 	maps.Copy(out.Labels, inst.Labels)
+	// As the AWS provider, the launch annotates the NodeClaim (with the version of the node class
+	// hash; the fake has no node class to hash), for the lifecycle to keep.
+	if out.Annotations == nil {
+		out.Annotations = map[string]string{}
+	}
+	out.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] = awsv1.EC2NodeClassHashVersion
 	out.Status.ProviderID = inst.ProviderID
 	out.Status.ImageID = inst.ImageID
 	out.Status.Capacity = inst.Capacity.DeepCopy()

@@ -153,11 +153,17 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 		return errors.Join(fmt.Errorf("launching (retry in %s): %w", b.delay, err), uerr)
 	}
 	delete(c.backoff, nc.Name)
-	if _, err := c.exec.UpdateNodeClaim(ctx, nc.Name, "copy the launched instance's labels", func(o *karpv1.NodeClaim) error {
+	// The annotations carry the node class's hash, its version and the instance profile: without
+	// them, EC2NodeClass drift could not be seen on this NodeClaim.
+	if _, err := c.exec.UpdateNodeClaim(ctx, nc.Name, "copy the launched instance's labels and annotations", func(o *karpv1.NodeClaim) error {
 		if o.Labels == nil {
 			o.Labels = map[string]string{}
 		}
 		maps.Copy(o.Labels, launched.Labels)
+		if len(launched.Annotations) > 0 && o.Annotations == nil {
+			o.Annotations = map[string]string{}
+		}
+		maps.Copy(o.Annotations, launched.Annotations)
 		return nil
 	}); err != nil {
 		return err

@@ -9,14 +9,17 @@ import (
 )
 
 // FromNodePool is what a NodePool contributes to a solve, as Karpenter builds its NodeClaim
-// template: the requirements (with minValues), the template labels and karpenter.sh/nodepool as
-// single-valued requirements, the taints, and the limits against the capacity it holds (usage).
+// template: the requirements (with minValues), the template labels, karpenter.sh/nodepool and
+// the node class's label (karpenter.k8s.aws/ec2nodeclass) as single-valued requirements, the taints, and the limits against the capacity it holds (usage).
 func FromNodePool(np *karpv1.NodePool, types []*cloudprovider.InstanceType, usage corev1.ResourceList) NodePool {
 	labels := map[string]string{}
 	for k, v := range np.Spec.Template.Labels {
 		labels[k] = v
 	}
 	labels[karpv1.NodePoolLabelKey] = np.Name
+	if ref := np.Spec.Template.Spec.NodeClassRef; ref != nil {
+		labels[karpv1.NodeClassLabelKey(ref.Group, ref.Kind)] = ref.Name
+	}
 	reqs := make([]*requirements.Requirement, 0, len(np.Spec.Template.Spec.Requirements))
 	for _, r := range np.Spec.Template.Spec.Requirements {
 		reqs = append(reqs, requirements.New(r.Key, r.Operator, r.Values...).WithMinValues(r.MinValues))

@@ -1,6 +1,8 @@
 package v1
 
 import (
+	"strings"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 )
@@ -73,6 +75,12 @@ func RestrictedLabels() sets.Set[string] {
 // the instance type and offering. The set is new on each call.
 func AllowedUndefinedLabels() sets.Set[string] {
 	return WellKnownLabels().Union(RestrictedLabels())
+}
+
+// NodeClassLabelKey is the label Karpenter puts on NodeClaims and nodes naming their node class:
+// the class's group and lower-cased kind (karpenter.k8s.aws/ec2nodeclass).
+func NodeClassLabelKey(group, kind string) string {
+	return group + "/" + strings.ToLower(kind)
 }
 
 // NormalizedLabels returns the deprecated label keys that Karpenter rewrites to their

@@ -40,7 +40,7 @@ const (
 	// (EC2NodeClassHashVersion).
 	AnnotationEC2NodeClassHashVersion = Group + "/ec2nodeclass-hash-version"
 	// AnnotationInstanceProfile holds the instance profile a NodeClaim launched with.
-	AnnotationInstanceProfile = Group + "/instance-profile"
+	AnnotationInstanceProfile = Group + "/instance-profile-name"
 )
 
 // TerminationFinalizer holds an EC2NodeClass until its instance profile is cleaned up.
