@@ -263,6 +263,37 @@ func TestDaemonSetOverhead(t *testing.T) {
 	}
 }
 
+// TestDaemonSetOverheadUnderPreferNoSchedule: a DaemonSet without tolerations runs on nodes
+// whose only taint is PreferNoSchedule, so its pods count there; a NoSchedule taint keeps it off.
+func TestDaemonSetOverheadUnderPreferNoSchedule(t *testing.T) {
+	logs := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "logs", Namespace: "kube-system"},
+		Spec: appsv1.DaemonSetSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}}}}}}}}
+	for _, tc := range []struct {
+		effect       corev1.TaintEffect
+		overhead     string
+		instanceType string
+	}{
+		{corev1.TaintEffectPreferNoSchedule, "500m", "fake-3"},
+		{corev1.TaintEffectNoSchedule, "0", "fake-2"},
+	} {
+		t.Run(string(tc.effect), func(t *testing.T) {
+			np := pool("default", 0, syntheticTypes(10))
+			np.Taints = []corev1.Taint{{Key: "dedicated", Value: "batch", Effect: tc.effect}}
+			p := pod("p", "1800m", "")
+			p.Spec.Tolerations = []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}}
+			r := Solve(&Input{NodePools: []NodePool{np}, Pods: []*corev1.Pod{p}, DaemonSets: []*appsv1.DaemonSet{logs}})
+			if len(r.NewNodeClaims) != 1 {
+				t.Fatalf("%d nodeclaims, unschedulable %+v", len(r.NewNodeClaims), r.Unschedulable)
+			}
+			nc := r.NewNodeClaims[0]
+			if got := nc.DaemonSetOverhead.Cpu().String(); got != tc.overhead || nc.InstanceType.Name != tc.instanceType {
+				t.Errorf("overhead %s on %s, want %s on %s", got, nc.InstanceType.Name, tc.overhead, tc.instanceType)
+			}
+		})
+	}
+}
+
 func TestMinValues(t *testing.T) {
 	three, many := 3, 50
 	tests := []struct {

@@ -45,8 +45,11 @@ func newTemplate(pool *NodePool, index int, pt *poolTables, sp *space, daemonSet
 	// DaemonSets that would run on this NodePool's nodes, then per type those whose node
 	// affinity the type's labels allow: a DaemonSet pinned to arm64 costs nothing on amd64.
 	var running []*daemonSet
+	// A DaemonSet's pods ignore PreferNoSchedule taints, as Karpenter counts them: the DaemonSet
+	// controller places them on such nodes all the same.
+	taints := slices.DeleteFunc(slices.Clone(pool.Taints), func(t corev1.Taint) bool { return t.Effect == corev1.TaintEffectPreferNoSchedule })
 	for _, ds := range daemonSets {
-		if tolerates(ds.tolerations, pool.Taints) && t.reqs.Compatible(ds.reqs, wellKnown) == nil {
+		if tolerates(ds.tolerations, taints) && t.reqs.Compatible(ds.reqs, wellKnown) == nil {
 			running = append(running, ds)
 		}
 	}
