@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"slices"
 
 	"github.com/nodepilot/nodepilot/engine/requirements"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -92,6 +93,7 @@ func newNodeClaim(s *scheduler, t *template) *nodeClaim {
 		hostname: host,
 		reqs:     t.reqs.Add(append([]*requirements.Requirement{requirements.New(corev1.LabelHostname, corev1.NodeSelectorOpIn, host)}, s.domainReqs[t.index]...)...),
 		requests: make(vec, len(s.space.names)),
+		ports:    slices.Clip(t.ports), // a pod's ports append to a copy, not to the template's
 	}
 	nc.types = s.fitting(nc, t.all, nc.requests)
 	nc.refresh(s)

@@ -60,6 +60,11 @@ func (s *scheduler) explainTemplate(t *template, p *podData, checks []check) Rea
 				len(t.pool.InstanceTypes), countsText(t.excluded)),
 			Hint: "widen the NodePool's requirements"}
 	}
+	if portsConflict(t.ports, p.hostPorts) {
+		return Reason{Code: ReasonHostPortConflict,
+			Message: fmt.Sprintf("a DaemonSet that runs on its nodes binds a host port the pod needs (%s)", portsText(p.hostPorts)),
+			Hint:    "change the pod's hostPort, or keep the DaemonSet off this NodePool"}
+	}
 	if taint := untolerated(p.tolerations, t.pool.Taints); taint != nil {
 		return Reason{Code: ReasonTaintNotTolerated,
 			Message: fmt.Sprintf("its nodes are tainted %s and the pod does not tolerate that", taintText(*taint)),
@@ -80,6 +85,15 @@ func (s *scheduler) explainTemplate(t *template, p *podData, checks []check) Rea
 		reqs = reqs.Add(add...)
 	}
 	return s.explainTypes(t, p, reqs)
+}
+
+// portsText lists host ports for a message.
+func portsText(ports []hostPort) string {
+	parts := make([]string, len(ports))
+	for i, p := range ports {
+		parts[i] = p.String()
+	}
+	return strings.Join(parts, ", ")
 }
 
 // explainTypes classifies the NodePool's instance types by the first criterion each fails.

@@ -294,6 +294,37 @@ func TestDaemonSetOverheadUnderPreferNoSchedule(t *testing.T) {
 	}
 }
 
+// TestDaemonSetHostPorts: a port a DaemonSet binds on every node of a NodePool is taken on the
+// nodes the plan would launch there.
+func TestDaemonSetHostPorts(t *testing.T) {
+	exporter := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "node-exporter", Namespace: "monitoring"},
+		Spec: appsv1.DaemonSetSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{Name: "c", Ports: []corev1.ContainerPort{{ContainerPort: 9100, HostPort: 9100, Protocol: corev1.ProtocolTCP}}}}}}}}
+	for _, tc := range []struct {
+		name     string
+		port     int32
+		protocol corev1.Protocol
+		want     string // "" when it fits
+	}{
+		{"the DaemonSet's port", 9100, corev1.ProtocolTCP, ReasonHostPortConflict},
+		{"another port", 8080, corev1.ProtocolTCP, ""},
+		{"the same port over UDP", 9100, corev1.ProtocolUDP, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := pod("p", "1", "")
+			p.Spec.Containers[0].Ports = []corev1.ContainerPort{{ContainerPort: tc.port, HostPort: tc.port, Protocol: tc.protocol}}
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))}, Pods: []*corev1.Pod{p}, DaemonSets: []*appsv1.DaemonSet{exporter}})
+			switch {
+			case tc.want == "" && len(r.NewNodeClaims) != 1:
+				t.Errorf("unschedulable: %+v", r.Unschedulable)
+			case tc.want != "" && (len(r.Unschedulable) != 1 || r.Unschedulable[0].Reasons[0].Code != tc.want ||
+				!strings.Contains(r.Unschedulable[0].Reasons[0].Message, "9100")):
+				t.Errorf("want %s naming the port, got %d nodeclaims, %+v", tc.want, len(r.NewNodeClaims), r.Unschedulable)
+			}
+		})
+	}
+}
+
 func TestMinValues(t *testing.T) {
 	three, many := 3, 50
 	tests := []struct {

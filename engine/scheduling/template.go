@@ -35,6 +35,9 @@ type template struct {
 	typeKeys map[string]bool
 	// excluded counts, per reason, the NodePool's types that its own requirements rule out.
 	excluded map[string]int
+	// ports are the host ports the DaemonSets that run on its nodes bind: every new node has them
+	// taken before any pod lands.
+	ports []hostPort
 }
 
 func newTemplate(pool *NodePool, index int, pt *poolTables, sp *space, daemonSets []*daemonSet, wellKnown func(string) bool) *template {
@@ -51,6 +54,7 @@ func newTemplate(pool *NodePool, index int, pt *poolTables, sp *space, daemonSet
 	for _, ds := range daemonSets {
 		if tolerates(ds.tolerations, taints) && t.reqs.Compatible(ds.reqs, wellKnown) == nil {
 			running = append(running, ds)
+			t.ports = append(t.ports, ds.hostPorts...)
 		}
 	}
 	if len(running) == 0 {
@@ -144,13 +148,14 @@ type daemonSet struct {
 	tolerations []corev1.Toleration
 	reqs        requirements.Requirements
 	requests    vec
+	hostPorts   []hostPort
 }
 
 func newDaemonSet(ds *appsv1.DaemonSet, sp *space) *daemonSet {
 	p := &corev1.Pod{ObjectMeta: ds.Spec.Template.ObjectMeta, Spec: ds.Spec.Template.Spec}
 	d := newPodData(p, nil, true)
 	return &daemonSet{name: ds.Namespace + "/" + ds.Name, tolerations: p.Spec.Tolerations,
-		reqs: d.nodeRequirements(), requests: sp.vec(podRequests(p))}
+		reqs: d.nodeRequirements(), requests: sp.vec(podRequests(p)), hostPorts: d.hostPorts}
 }
 
 // mask returns the types a requirement allows; zone and capacity type go through offerings.
