@@ -54,7 +54,7 @@ func (n *existingNode) try(s *scheduler, p *podData, checks []check) rejection {
 		return rejection{ReasonRequirementConflict, true}
 	}
 	if len(checks) > 0 {
-		if _, v := s.topo.apply(checks, n.reqs); v != nil {
+		if _, v := s.topo.apply(checks, n.reqs, true); v != nil {
 			return rejection{ReasonTopologyUnsatisfiable, v.permanent}
 		}
 	}
@@ -120,7 +120,7 @@ func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
 	}
 	topologyNarrowed := false
 	if len(checks) > 0 {
-		add, v := s.topo.apply(checks, reqs)
+		add, v := s.topo.apply(checks, reqs, false)
 		if v != nil {
 			return rejection{ReasonTopologyUnsatisfiable, v.permanent}
 		}

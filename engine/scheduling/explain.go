@@ -77,7 +77,7 @@ func (s *scheduler) explainTemplate(t *template, p *podData, checks []check) Rea
 	nc := newNodeClaim(s, t)
 	reqs := nc.reqs.Merge(p.reqs)
 	if len(checks) > 0 {
-		add, v := s.topo.apply(checks, reqs)
+		add, v := s.topo.apply(checks, reqs, false)
 		if v != nil {
 			return Reason{Code: ReasonTopologyUnsatisfiable, Message: v.check.explain(s.topo),
 				Hint: "add capacity in another domain, or loosen the constraint (maxSkew, whenUnsatisfiable: ScheduleAnyway)"}

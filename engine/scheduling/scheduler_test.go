@@ -1,6 +1,8 @@
 package scheduling
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -508,6 +510,83 @@ func TestNodeLimit(t *testing.T) {
 				if pe.Reasons[0].Code != ReasonLimitExceeded || !strings.Contains(pe.Reasons[0].Message, "nodes") {
 					t.Errorf("reason %+v, want the node limit", pe.Reasons[0])
 				}
+			}
+		})
+	}
+}
+
+// TestSpreadCountsOnlyTheDomainsThePodMayUse: with nodeAffinityPolicy Honor (the default), the
+// skew is measured over the zones the pod's own node selector allows, and a node without the
+// zone label is in no zone.
+func TestSpreadCountsOnlyTheDomainsThePodMayUse(t *testing.T) {
+	node := func(name, zone string, pods int) ExistingNode {
+		labels := map[string]string{corev1.LabelHostname: name}
+		if zone != "" {
+			labels[zoneKey] = zone
+		}
+		n := ExistingNode{Name: name, Initialized: true, Labels: labels,
+			Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourcePods: resource.MustParse("10")}}
+		for i := range pods {
+			n.Pods = append(n.Pods, pod(fmt.Sprintf("%s-old-%d", name, i), "", "", withLabels("app", "web")))
+		}
+		return n
+	}
+	spread := withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"app": "web"})
+	for _, tc := range []struct {
+		name  string
+		nodes []ExistingNode
+		pod   *corev1.Pod
+		zones []string // where the pod may go; nil: nowhere
+	}{
+		// Zone 3 holds none, but the pod may not go there: zones 1 and 2 set the minimum.
+		{"the pod's selector excludes the empty zone", []ExistingNode{node("a", "test-zone-1", 1), node("b", "test-zone-2", 1)},
+			pod("p", "1", "", withLabels("app", "web"), spread, withRequiredNodeAffinityTerms([]corev1.NodeSelectorRequirement{
+				{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"test-zone-1", "test-zone-2"}}})),
+			[]string{"test-zone-1", "test-zone-2"}},
+		{"a node selector on the zone", []ExistingNode{node("a", "test-zone-1", 1), node("b", "test-zone-2", 1)},
+			pod("p", "1", "", withLabels("app", "web"), spread, withNodeSelector(zoneKey, "test-zone-1")), []string{"test-zone-1"}},
+		// Without the selector, zone 3 is the minimum (0): only there.
+		{"every zone counts", []ExistingNode{node("a", "test-zone-1", 1), node("b", "test-zone-2", 1)},
+			pod("p", "1", "", withLabels("app", "web"), spread), []string{"test-zone-3"}},
+		// Pods on a node without a zone label count in no zone.
+		{"a node without the zone label", []ExistingNode{node("a", "test-zone-1", 1), node("b", "test-zone-2", 1), node("c", "test-zone-3", 1),
+			node("unlabeled", "", 5)}, pod("p", "1", "", withLabels("app", "web"), spread), []string{"test-zone-1", "test-zone-2", "test-zone-3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))}, Nodes: tc.nodes, Pods: []*corev1.Pod{tc.pod}})
+			if len(r.NewNodeClaims) != 1 {
+				t.Fatalf("%d nodeclaims, unschedulable %+v", len(r.NewNodeClaims), r.Unschedulable)
+			}
+			if z := zoneOf(r.NewNodeClaims[0]); z != "" && !slices.Contains(tc.zones, z) {
+				t.Errorf("went to %s, want one of %v", z, tc.zones)
+			}
+		})
+	}
+}
+
+// TestSpreadSkipsNodesWithoutTheKey: a pod with a hard spread or affinity on zones never lands
+// on a node without a zone label (kube-scheduler finds it infeasible), even with room; an
+// anti-affinity has nothing to conflict with there.
+func TestSpreadSkipsNodesWithoutTheKey(t *testing.T) {
+	roomy := ExistingNode{Name: "unlabeled", Initialized: true, Labels: map[string]string{corev1.LabelHostname: "unlabeled"},
+		Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourcePods: resource.MustParse("10")}}
+	for _, tc := range []struct {
+		name     string
+		opts     []podOption
+		existing bool // placed on the unlabeled node
+	}{
+		{"a zone spread", []podOption{withLabels("app", "web"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"app": "web"})}, false},
+		{"a soft zone spread", []podOption{withLabels("app", "web"), withSpread(zoneKey, 1, corev1.ScheduleAnyway, map[string]string{"app": "web"})}, true},
+		{"a zone affinity", []podOption{withLabels("app", "web"), withPodAffinity(zoneKey, map[string]string{"app": "web"})}, false},
+		{"a zone anti-affinity", []podOption{withLabels("app", "web"), withAntiAffinity(zoneKey, map[string]string{"app": "web"})}, true},
+		{"no spread", nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))}, Nodes: []ExistingNode{roomy},
+				Pods: []*corev1.Pod{pod("p", "1", "", tc.opts...)}, Options: Options{PreferencePolicy: PreferencesIgnore}})
+			onExisting := len(r.ExistingNodes) == 1 && len(r.ExistingNodes[0].Pods) == 1
+			if onExisting != tc.existing {
+				t.Errorf("on the unlabeled node %v, want %v (%d nodeclaims)", onExisting, tc.existing, len(r.NewNodeClaims))
 			}
 		})
 	}

@@ -343,8 +343,11 @@ func (t *topology) eligible(g *topoGroup, domain string) bool {
 		return v
 	}
 	ok := false
+	// A provider offering several domains (a NodePool over every zone) offers this one only: the
+	// pod's affinity must allow it there.
+	in := requirements.New(g.key, corev1.NodeSelectorOpIn, domain)
 	for _, p := range t.providers[g.key][domain] {
-		if g.filter.matches(p.reqs, p.taints, t.wellKnown) {
+		if g.filter.matches(p.reqs.Add(in), p.taints, t.wellKnown) {
 			ok = true
 			break
 		}
@@ -363,13 +366,21 @@ type topologyVerdict struct {
 	permanent bool
 }
 
-// apply narrows a candidate's requirements by the checks, or says which check fails.
-func (t *topology) apply(checks []check, reqs requirements.Requirements) ([]*requirements.Requirement, *topologyVerdict) {
+// apply narrows a candidate's requirements by the checks, or says which check fails. An existing
+// node (existing) is in no domain of a key its labels lack: kube-scheduler finds it infeasible
+// for a spread or an affinity on that key, and an anti-affinity there has nothing to conflict with.
+func (t *topology) apply(checks []check, reqs requirements.Requirements, existing bool) ([]*requirements.Requirement, *topologyVerdict) {
 	var add []*requirements.Requirement
 	for i := range checks {
 		c := &checks[i]
 		g := c.g
 		nodeDomains := reqs.Get(g.key)
+		if existing && nodeDomains == nil && g.key != corev1.LabelHostname {
+			if g.kind == kindAntiAffinity {
+				continue
+			}
+			return nil, &topologyVerdict{check: c, permanent: true}
+		}
 		if g.key == corev1.LabelHostname {
 			host := ""
 			if nodeDomains != nil {
