@@ -53,9 +53,11 @@ func (p *Provider) NodeClassStatus(ctx context.Context, nc *awsv1.EC2NodeClass) 
 	status.InstanceProfile = profile
 	ready = set(awsv1.ConditionTypeInstanceProfileReady, err, profile != "", "InstanceProfileNotFound", "no instance profile") && ready
 
-	reservations := len(nc.Spec.CapacityReservationSelectorTerms) == 0
-	ready = set(awsv1.ConditionTypeCapacityReservationsReady, nil, reservations, "Unsupported",
-		"nodepilot does not launch into capacity reservations; remove capacityReservationSelectorTerms") && ready
+	// Capacity reservations are not launched into: this class's nodes launch as on-demand or spot.
+	// The class stays Ready (its NodePools keep provisioning) and the condition says what is not
+	// done, instead of every NodePool on it stopping without a word.
+	set(awsv1.ConditionTypeCapacityReservationsReady, nil, len(nc.Spec.CapacityReservationSelectorTerms) == 0, "Unsupported",
+		"nodepilot does not launch into the capacity reservations capacityReservationSelectorTerms select: nodes of this class launch as on-demand or spot")
 	ready = set(awsv1.ConditionTypeValidationSucceeded, nil, true, "", "") && ready
 
 	set(awsv1.ConditionTypeReady, nil, ready, "NotReady", "not ready: "+unreadyConditions(status.Conditions))
