@@ -114,6 +114,28 @@ type Interruption struct {
 	Drain bool
 }
 
+// MessageType is the interruption message's kind as Karpenter's AWS provider names it in
+// karpenter_interruption_received_messages_total: spot_interrupted, rebalance_recommendation,
+// scheduled_change, instance_stopped, instance_terminated, capacity_reservation_interrupted.
+func (i Interruption) MessageType() string {
+	switch i.Kind {
+	case SpotInterruption:
+		return "spot_interrupted"
+	case RebalanceRecommendation:
+		return "rebalance_recommendation"
+	case ScheduledChange:
+		return "scheduled_change"
+	case CapacityReservationInterruption:
+		return "capacity_reservation_interrupted"
+	case StateChange:
+		if i.Detail == "stopping" || i.Detail == "stopped" {
+			return "instance_stopped"
+		}
+		return "instance_terminated"
+	}
+	return "no_op"
+}
+
 // Interruptions delivers the cloud's interruption events. Run calls handle for each event, one
 // at a time, until ctx ends; an event whose handle fails is delivered again later.
 type Interruptions interface {

@@ -63,7 +63,7 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 	}
 	reason, eventType := eventReason(ev.Kind, ev.Detail)
 	entry := journal.Entry{Time: h.clock.Now(), Kind: journal.KindInterruption, Method: "Interruption", Reason: string(ev.Kind), Until: ev.Deadline,
-		DryRun: h.exec.DryRun()}
+		MessageType: ev.MessageType(), DryRun: h.exec.DryRun()}
 	if target == nil {
 		entry.Message = fmt.Sprintf("%s for %s, which no nodeclaim owns; ignored", ev.Kind, ev.InstanceID)
 		h.journal.Record(entry)

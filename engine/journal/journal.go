@@ -56,6 +56,9 @@ type Entry struct {
 	PriceBefore, PriceAfter float64
 	// Until is when a blocking condition ends (consolidateAfter, a budget's window), if known.
 	Until time.Time
+	// MessageType is an interruption message's kind in Karpenter's words (spot_interrupted...),
+	// for its metric.
+	MessageType string `json:",omitempty"`
 	// DryRun marks what the autoscaler would have done in dry-run mode.
 	DryRun bool
 	// Events are also recorded as Kubernetes events.

@@ -63,7 +63,9 @@ func (s *Sink) Observe(e journal.Entry) {
 			s.terminated.WithLabelValues(e.NodePool).Inc()
 		}
 	case journal.KindInterruption:
-		s.interruptions.WithLabelValues(e.Reason).Inc()
+		if e.MessageType != "" { // not the queue's own errors
+			s.interruptions.WithLabelValues(e.MessageType).Inc()
+		}
 	case journal.KindBlocked:
 		s.blocked.WithLabelValues(e.Reason).Inc()
 	case journal.KindDisruption:

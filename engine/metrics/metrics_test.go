@@ -54,3 +54,33 @@ func TestDecisionsAsKarpenterCountsThem(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptionsAsKarpenterCountsThem: received interruption messages count by Karpenter's
+// message types; the queue's own errors do not.
+func TestInterruptionsAsKarpenterCountsThem(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	s := NewSink(reg)
+	for _, e := range []journal.Entry{
+		{Kind: journal.KindInterruption, Reason: "SpotInterruption", MessageType: "spot_interrupted"},
+		{Kind: journal.KindInterruption, Reason: "SpotInterruption", MessageType: "spot_interrupted"},
+		{Kind: journal.KindInterruption, Reason: "StateChange", MessageType: "instance_stopped"},
+		{Kind: journal.KindInterruption, Reason: "Error", Message: "interruption queue: access denied"},
+	} {
+		s.Observe(e)
+	}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, f := range families {
+		if f.GetName() == "karpenter_interruption_received_messages_total" {
+			for _, m := range f.GetMetric() {
+				got[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
+			}
+		}
+	}
+	if len(got) != 2 || got["spot_interrupted"] != 2 || got["instance_stopped"] != 1 {
+		t.Errorf("karpenter_interruption_received_messages_total = %v, want spot_interrupted 2, instance_stopped 1", got)
+	}
+}
