@@ -1,26 +1,21 @@
 package metrics
 
 import (
-	"testing"
-
 	"strings"
+	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/nodepilot/nodepilot/engine/journal"
 )
 
-// TestDecisionsAsKarpenterCountsThem: a disruption decision counts in Karpenter v1's family, with
-// its label values (the reason in lower case, the consolidation type), and a dry run's not at all.
-func TestDecisionsAsKarpenterCountsThem(t *testing.T) {
+// counted observes entries on a fresh sink and returns the family's counters by their labels
+// ("name=value,..." in label order).
+func counted(t *testing.T, family string, entries ...journal.Entry) map[string]float64 {
+	t.Helper()
 	reg := prometheus.NewRegistry()
 	s := NewSink(reg)
-	for _, e := range []journal.Entry{
-		{Kind: journal.KindDisruption, Method: "Emptiness", Reason: "Empty", Decision: "delete"},
-		{Kind: journal.KindDisruption, Method: "SingleNodeConsolidation", Reason: "Underutilized", Decision: "replace"},
-		{Kind: journal.KindDisruption, Method: "Drift", Reason: "Drifted", Decision: "replace"},
-		{Kind: journal.KindDisruption, Method: "Drift", Reason: "Drifted", Decision: "replace", DryRun: true},
-	} {
+	for _, e := range entries {
 		s.Observe(e)
 	}
 	families, err := reg.Gather()
@@ -29,7 +24,7 @@ func TestDecisionsAsKarpenterCountsThem(t *testing.T) {
 	}
 	got := map[string]float64{}
 	for _, f := range families {
-		if f.GetName() != "karpenter_voluntary_disruption_decisions_total" {
+		if f.GetName() != family {
 			continue
 		}
 		for _, m := range f.GetMetric() {
@@ -40,47 +35,46 @@ func TestDecisionsAsKarpenterCountsThem(t *testing.T) {
 			got[strings.Join(labels, ",")] = m.GetCounter().GetValue()
 		}
 	}
-	want := map[string]float64{
-		"consolidation_type=empty,decision=delete,reason=empty":           1,
-		"consolidation_type=single,decision=replace,reason=underutilized": 1,
-		"consolidation_type=,decision=replace,reason=drifted":             1,
-	}
-	if len(got) != len(want) {
-		t.Errorf("karpenter_voluntary_disruption_decisions_total = %v, want %v", got, want)
-	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s = %v, want %v", k, got[k], v)
-		}
-	}
+	return got
 }
 
-// TestInterruptionsAsKarpenterCountsThem: received interruption messages count by Karpenter's
-// message types; the queue's own errors do not.
-func TestInterruptionsAsKarpenterCountsThem(t *testing.T) {
-	reg := prometheus.NewRegistry()
-	s := NewSink(reg)
-	for _, e := range []journal.Entry{
-		{Kind: journal.KindInterruption, Reason: "SpotInterruption", MessageType: "spot_interrupted"},
-		{Kind: journal.KindInterruption, Reason: "SpotInterruption", MessageType: "spot_interrupted"},
-		{Kind: journal.KindInterruption, Reason: "StateChange", MessageType: "instance_stopped"},
-		{Kind: journal.KindInterruption, Reason: "Error", Message: "interruption queue: access denied"},
+func TestCountsAsKarpenterCountsThem(t *testing.T) {
+	for _, tc := range []struct {
+		name, family string
+		entries      []journal.Entry
+		want         map[string]float64
+	}{
+		// A disruption decision counts in Karpenter v1's family with its label values (the
+		// reason in lower case, the consolidation type); a dry run's not at all.
+		{"decisions", "karpenter_voluntary_disruption_decisions_total", []journal.Entry{
+			{Kind: journal.KindDisruption, Method: "Emptiness", Reason: "Empty", Decision: "delete"},
+			{Kind: journal.KindDisruption, Method: "SingleNodeConsolidation", Reason: "Underutilized", Decision: "replace"},
+			{Kind: journal.KindDisruption, Method: "Drift", Reason: "Drifted", Decision: "replace"},
+			{Kind: journal.KindDisruption, Method: "Drift", Reason: "Drifted", Decision: "replace", DryRun: true},
+		}, map[string]float64{
+			"consolidation_type=empty,decision=delete,reason=empty":           1,
+			"consolidation_type=single,decision=replace,reason=underutilized": 1,
+			"consolidation_type=,decision=replace,reason=drifted":             1,
+		}},
+		// Received interruption messages count by Karpenter's message types; the queue's own
+		// errors do not.
+		{"interruptions", "karpenter_interruption_received_messages_total", []journal.Entry{
+			{Kind: journal.KindInterruption, Reason: "SpotInterruption", MessageType: "spot_interrupted"},
+			{Kind: journal.KindInterruption, Reason: "SpotInterruption", MessageType: "spot_interrupted"},
+			{Kind: journal.KindInterruption, Reason: "StateChange", MessageType: "instance_stopped"},
+			{Kind: journal.KindInterruption, Reason: "Error", Message: "interruption queue: access denied"},
+		}, map[string]float64{"message_type=spot_interrupted": 2, "message_type=instance_stopped": 1}},
 	} {
-		s.Observe(e)
-	}
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, f := range families {
-		if f.GetName() == "karpenter_interruption_received_messages_total" {
-			for _, m := range f.GetMetric() {
-				got[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
+		t.Run(tc.name, func(t *testing.T) {
+			got := counted(t, tc.family, tc.entries...)
+			if len(got) != len(tc.want) {
+				t.Errorf("%s = %v, want %v", tc.family, got, tc.want)
 			}
-		}
-	}
-	if len(got) != 2 || got["spot_interrupted"] != 2 || got["instance_stopped"] != 1 {
-		t.Errorf("karpenter_interruption_received_messages_total = %v, want spot_interrupted 2, instance_stopped 1", got)
+			for k, v := range tc.want {
+				if got[k] != v {
+					t.Errorf("%s{%s} = %v, want %v", tc.family, k, got[k], v)
+				}
+			}
+		})
 	}
 }
