@@ -5,7 +5,7 @@ BIN       := bin/nodepilot
 PKGS      := ./...
 FUZZTIME  ?= 10s
 
-.PHONY: run test lint generate bench build k8s-bins fuzz clean
+.PHONY: run test lint generate bench build k8s-bins fidelity fuzz clean
 
 ## run: the demo console (local control plane, AWS emulator, seed NodePools, scripted story)
 run: build k8s-bins
@@ -15,8 +15,8 @@ run: build k8s-bins
 build:
 	$(GO) build -o $(BIN) .
 
-## test: every test (unit, AWS, integration), then short fuzz runs
-test: k8s-bins
+## test: every test (unit, AWS, integration, fidelity to Karpenter), then short fuzz runs
+test: k8s-bins fidelity
 	$(GO) test -count=1 -timeout 60m $(PKGS)
 	$(MAKE) fuzz
 
@@ -43,6 +43,10 @@ generate:
 ## k8s-bins: build the local control plane binaries into a cache under $HOME (slow the first time)
 k8s-bins:
 	@hack/build-k8s-bins.sh >/dev/null
+
+## fidelity: Karpenter's own facts (CRDs, hashes, metrics, events) for the fidelity tests, into a cache under $HOME
+fidelity:
+	@hack/build-fidelity.sh >/dev/null
 
 clean:
 	rm -rf bin

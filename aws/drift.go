@@ -37,7 +37,7 @@ func (p *Provider) IsDrifted(ctx context.Context, nodeClaim *karpv1.NodeClaim) (
 		return "", fmt.Errorf("drift of nodeclaim %q: %w", nodeClaim.Name, err)
 	}
 	if h, ok := nodeClaim.Annotations[awsv1.AnnotationEC2NodeClassHash]; ok &&
-		nodeClaim.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] == awsv1.EC2NodeClassHashVersion && h != awsv1.Hash(nc) {
+		nodeClaim.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] == awsv1.EC2NodeClassHashVersion && h != awsv1.Hash(nc, p.opts.ClusterCABundle) {
 		return DriftNodeClass, nil
 	}
 	id, err := instanceID(nodeClaim.Status.ProviderID)

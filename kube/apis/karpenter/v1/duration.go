@@ -23,7 +23,7 @@ type NillableDuration struct {
 	// Duration is the length of time, or nil when the value is unset or Never.
 	Duration *time.Duration
 	// Never is true when the value is "Never".
-	Never bool
+	Never bool `hash:"ignore"`
 	// invalid holds a string that is neither a duration nor "Never". It is never modified, so
 	// copies may share it.
 	invalid *string

@@ -41,7 +41,8 @@ func TestHash(t *testing.T) {
 				t.Error("taint order changed the hash")
 			}
 		}, true},
-		{"empty versus nil annotations", func(np *NodePool) { np.Spec.Template.Annotations = map[string]string{} }, false},
+		// As in Karpenter, an empty map is a value and nil none.
+		{"empty versus nil annotations", func(np *NodePool) { np.Spec.Template.Annotations = map[string]string{} }, true},
 		{"720h written differently", func(np *NodePool) { np.Spec.Template.Spec.ExpireAfter = parseNillableDuration("719h60m") }, false},
 	}
 	for _, tt := range tests {

@@ -62,10 +62,10 @@ type NodeClaimSpec struct {
 	// +kubebuilder:validation:MaxItems:=100
 	// +listType=atomic
 	// +required
-	Requirements []NodeSelectorRequirementWithMinValues `json:"requirements"`
+	Requirements []NodeSelectorRequirementWithMinValues `json:"requirements" hash:"ignore"`
 	// Resources are the resources the node must have room for.
 	// +optional
-	Resources ResourceRequirements `json:"resources,omitempty"`
+	Resources ResourceRequirements `json:"resources,omitempty" hash:"ignore"`
 	// NodeClassRef names the provider-specific node class.
 	// +required
 	NodeClassRef *NodeClassReference `json:"nodeClassRef"`

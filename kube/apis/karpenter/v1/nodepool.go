@@ -202,7 +202,7 @@ type NodeClaimTemplateSpec struct {
 	// +kubebuilder:validation:MaxItems:=100
 	// +listType=atomic
 	// +required
-	Requirements []NodeSelectorRequirementWithMinValues `json:"requirements"`
+	Requirements []NodeSelectorRequirementWithMinValues `json:"requirements" hash:"ignore"`
 	// NodeClassRef names the provider-specific node class (for example an EC2NodeClass).
 	// +kubebuilder:validation:XValidation:rule="self.group == oldSelf.group",message="nodeClassRef.group is immutable"
 	// +kubebuilder:validation:XValidation:rule="self.kind == oldSelf.kind",message="nodeClassRef.kind is immutable"

@@ -45,7 +45,7 @@ type EC2NodeClassSpec struct {
 	// +kubebuilder:validation:XValidation:rule="!self.exists(t, has(t.id) && has(t.tags))",message="'id' cannot be combined with other fields in a subnetSelectorTerm"
 	// +kubebuilder:validation:MaxItems:=30
 	// +required
-	SubnetSelectorTerms []SubnetSelectorTerm `json:"subnetSelectorTerms"`
+	SubnetSelectorTerms []SubnetSelectorTerm `json:"subnetSelectorTerms" hash:"ignore"`
 	// SecurityGroupSelectorTerms select the security groups of nodes; every group matching any
 	// term is used.
 	// +kubebuilder:validation:XValidation:rule="self.size() != 0",message="securityGroupSelectorTerms cannot be empty"
@@ -54,16 +54,25 @@ type EC2NodeClassSpec struct {
 	// +kubebuilder:validation:XValidation:rule="!self.exists(t, has(t.name) && (has(t.tags) || has(t.id)))",message="'name' cannot be combined with other fields in a securityGroupSelectorTerm"
 	// +kubebuilder:validation:MaxItems:=30
 	// +required
-	SecurityGroupSelectorTerms []SecurityGroupSelectorTerm `json:"securityGroupSelectorTerms"`
+	SecurityGroupSelectorTerms []SecurityGroupSelectorTerm `json:"securityGroupSelectorTerms" hash:"ignore"`
 	// CapacityReservationSelectorTerms select the capacity reservations nodes may launch into.
 	// +kubebuilder:validation:XValidation:rule="self.all(t, has(t.tags) || has(t.id) || has(t.instanceMatchCriteria))",message="each capacityReservationSelectorTerm needs one of 'tags', 'id' or 'instanceMatchCriteria'"
 	// +kubebuilder:validation:XValidation:rule="!self.exists(t, has(t.id) && (has(t.tags) || has(t.ownerID) || has(t.instanceMatchCriteria)))",message="'id' cannot be combined with other fields in a capacityReservationSelectorTerm"
 	// +kubebuilder:validation:MaxItems:=30
 	// +optional
-	CapacityReservationSelectorTerms []CapacityReservationSelectorTerm `json:"capacityReservationSelectorTerms,omitempty"`
+	CapacityReservationSelectorTerms []CapacityReservationSelectorTerm `json:"capacityReservationSelectorTerms,omitempty" hash:"ignore"`
+	// PlacementGroupSelector names the placement group nodes launch in, by name or by id.
+	// +kubebuilder:validation:XValidation:rule="has(self.name) || has(self.id)",message="placementGroupSelector needs one of 'name' or 'id'"
+	// +kubebuilder:validation:XValidation:rule="!(has(self.name) && has(self.id))",message="placementGroupSelector takes 'name' or 'id', not both"
+	// +optional
+	PlacementGroupSelector *PlacementGroupSelector `json:"placementGroupSelector,omitempty"`
 	// AssociatePublicIPAddress says whether launched instances get a public IP address.
 	// +optional
 	AssociatePublicIPAddress *bool `json:"associatePublicIPAddress,omitempty"`
+	// IPPrefixCount is the number of IPv4 prefixes assigned to the primary network interface.
+	// +kubebuilder:validation:Minimum:=0
+	// +optional
+	IPPrefixCount *int32 `json:"ipPrefixCount,omitempty" hash:"ignore"`
 	// AMISelectorTerms select the AMIs of nodes: an alias ("al2023@latest") alone, or terms by
 	// tags, id, name, owner or SSM parameter.
 	// +kubebuilder:validation:XValidation:rule="self.all(t, has(t.tags) || has(t.id) || has(t.name) || has(t.alias) || has(t.ssmParameter))",message="each amiSelectorTerm needs one of 'tags', 'id', 'name', 'alias' or 'ssmParameter'"
@@ -73,12 +82,12 @@ type EC2NodeClassSpec struct {
 	// +kubebuilder:validation:MinItems:=1
 	// +kubebuilder:validation:MaxItems:=30
 	// +required
-	AMISelectorTerms []AMISelectorTerm `json:"amiSelectorTerms"`
+	AMISelectorTerms []AMISelectorTerm `json:"amiSelectorTerms" hash:"ignore"`
 	// AMIFamily sets the user data format and default block devices. Optional with an alias
 	// (then it must be the alias' family or Custom); required otherwise.
 	// +kubebuilder:validation:Enum:={AL2,AL2023,Bottlerocket,Custom,Windows2019,Windows2022}
 	// +optional
-	AMIFamily *string `json:"amiFamily,omitempty"`
+	AMIFamily *string `json:"amiFamily,omitempty" hash:"ignore"`
 	// UserData is merged into the user data of launched nodes, in the format of the AMI family.
 	// +optional
 	UserData *string `json:"userData,omitempty"`
@@ -114,6 +123,13 @@ type EC2NodeClassSpec struct {
 	// InstanceStorePolicy says how instance-store disks are used.
 	// +optional
 	InstanceStorePolicy *InstanceStorePolicy `json:"instanceStorePolicy,omitempty"`
+	// NetworkInterfaces are the network interfaces attached to launched instances; when set,
+	// one is the primary (network card 0, device 0, type interface).
+	// +kubebuilder:validation:XValidation:rule="self.size() == 0 || self.exists(i, i.networkCardIndex == 0 && i.deviceIndex == 0 && i.interfaceType == 'interface')",message="networkInterfaces need a primary interface: networkCardIndex 0, deviceIndex 0, interfaceType 'interface'"
+	// +kubebuilder:validation:XValidation:rule="self.all(i, self.filter(j, j.networkCardIndex == i.networkCardIndex && j.deviceIndex == i.deviceIndex).size() == 1 && (i.interfaceType != 'efa-only' || self.filter(j, j.networkCardIndex == i.networkCardIndex && j.interfaceType == 'efa-only').size() == 1))",message="each networkCardIndex and deviceIndex pair is used once, and a network card has at most one efa-only interface"
+	// +kubebuilder:validation:MaxItems:=150
+	// +optional
+	NetworkInterfaces []*NetworkInterface `json:"networkInterfaces,omitempty"`
 	// DetailedMonitoring enables detailed CloudWatch monitoring of launched instances.
 	// +optional
 	DetailedMonitoring *bool `json:"detailedMonitoring,omitempty"`
@@ -122,9 +138,74 @@ type EC2NodeClassSpec struct {
 	// +kubebuilder:default={"httpEndpoint":"enabled","httpProtocolIPv6":"disabled","httpPutResponseHopLimit":1,"httpTokens":"required"}
 	// +optional
 	MetadataOptions *MetadataOptions `json:"metadataOptions,omitempty"`
+	// ConnectionTracking sets the idle connection tracking timeouts of the network interfaces
+	// of launched instances (EFA-only interfaces excepted).
+	// +optional
+	ConnectionTracking *ConnectionTracking `json:"connectionTracking,omitempty"`
 	// Context is the EC2 Fleet context (a reserved field of the EC2 APIs).
 	// +optional
 	Context *string `json:"context,omitempty"`
+	// CPUOptions configure the CPUs of launched instances.
+	// +optional
+	CPUOptions *CPUOptions `json:"cpuOptions,omitempty"`
+}
+
+// PlacementGroupSelector names an EC2 placement group.
+type PlacementGroupSelector struct {
+	// Name is the placement group's name.
+	// +kubebuilder:validation:MinLength:=1
+	// +optional
+	Name *string `json:"name,omitempty"`
+	// ID is the placement group's id (pg-...).
+	// +kubebuilder:validation:Pattern:="^pg-[0-9a-z]+$"
+	// +optional
+	ID *string `json:"id,omitempty"`
+}
+
+// InterfaceType is the type of a network interface: interface (ENA) or efa-only.
+type InterfaceType string
+
+// NetworkInterface is one network interface of launched instances.
+type NetworkInterface struct {
+	// NetworkCardIndex is the network card the interface is attached to.
+	// +kubebuilder:validation:Minimum:=0
+	NetworkCardIndex int32 `json:"networkCardIndex"`
+	// DeviceIndex is the interface's device index on its card.
+	// +kubebuilder:validation:Minimum:=0
+	DeviceIndex int32 `json:"deviceIndex"`
+	// InterfaceType is interface or efa-only.
+	// +kubebuilder:validation:Enum:={interface,efa-only}
+	InterfaceType InterfaceType `json:"interfaceType"`
+}
+
+// ConnectionTracking holds idle connection tracking timeouts, in seconds; unset ones keep
+// EC2's defaults.
+// +kubebuilder:validation:XValidation:rule="has(self.tcpEstablishedTimeout) || has(self.udpStreamTimeout) || has(self.udpTimeout)",message="connectionTracking needs one of tcpEstablishedTimeout, udpStreamTimeout or udpTimeout"
+type ConnectionTracking struct {
+	// TCPEstablishedTimeout is for idle established TCP connections: 60 to 432,000.
+	// +kubebuilder:validation:Minimum:=60
+	// +kubebuilder:validation:Maximum:=432000
+	// +optional
+	TCPEstablishedTimeout *int32 `json:"tcpEstablishedTimeout,omitempty"`
+	// UDPStreamTimeout is for idle UDP flows that saw more than one request and response: 60 to 180.
+	// +kubebuilder:validation:Minimum:=60
+	// +kubebuilder:validation:Maximum:=180
+	// +optional
+	UDPStreamTimeout *int32 `json:"udpStreamTimeout,omitempty"`
+	// UDPTimeout is for other idle UDP flows: 30 to 60.
+	// +kubebuilder:validation:Minimum:=30
+	// +kubebuilder:validation:Maximum:=60
+	// +optional
+	UDPTimeout *int32 `json:"udpTimeout,omitempty"`
+}
+
+// CPUOptions configure the CPUs of launched instances.
+type CPUOptions struct {
+	// NestedVirtualization is enabled or disabled; enabled limits instance types to those
+	// that support it.
+	// +kubebuilder:validation:Enum:={enabled,disabled}
+	// +optional
+	NestedVirtualization *string `json:"nestedVirtualization,omitempty"`
 }
 
 // SubnetSelectorTerm selects subnets by tags or by id.

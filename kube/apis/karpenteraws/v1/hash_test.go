@@ -6,10 +6,16 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
+// testCABundle stands for a cluster's CA bundle, which the hash covers.
+const testCABundle = "Y2EtYnVuZGxl"
+
 func TestHash(t *testing.T) {
-	base := Hash(validEC2NodeClass())
-	if base != Hash(validEC2NodeClass()) {
+	base := Hash(validEC2NodeClass(), testCABundle)
+	if base != Hash(validEC2NodeClass(), testCABundle) {
 		t.Fatal("Hash is not stable")
+	}
+	if Hash(validEC2NodeClass(), "b3RoZXI=") == base {
+		t.Error("another cluster's CA bundle gave the same hash")
 	}
 	tests := []struct {
 		name    string
@@ -36,7 +42,7 @@ func TestHash(t *testing.T) {
 			other := validEC2NodeClass()
 			other.Spec.BlockDeviceMappings = append(other.Spec.BlockDeviceMappings, extra)
 			nc.Spec.BlockDeviceMappings = append([]*BlockDeviceMapping{extra}, nc.Spec.BlockDeviceMappings...)
-			if Hash(nc) != Hash(other) {
+			if Hash(nc, testCABundle) != Hash(other, testCABundle) {
 				t.Error("block device mapping order changed the hash")
 			}
 		}, true},
@@ -45,7 +51,7 @@ func TestHash(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			nc := validEC2NodeClass()
 			tt.mutate(nc)
-			if changed := Hash(nc) != base; changed != tt.changes {
+			if changed := Hash(nc, testCABundle) != base; changed != tt.changes {
 				t.Errorf("hash changed = %v, want %v", changed, tt.changes)
 			}
 		})
@@ -55,7 +61,7 @@ func TestHash(t *testing.T) {
 func TestHashDoesNotModify(t *testing.T) {
 	nc := validEC2NodeClass()
 	before := nc.DeepCopy()
-	Hash(nc)
+	Hash(nc, testCABundle)
 	if nc.Spec.AMIFamily != nil || len(nc.Spec.SubnetSelectorTerms) != len(before.Spec.SubnetSelectorTerms) {
 		t.Error("Hash modified its argument")
 	}
