@@ -324,3 +324,47 @@ func TestDryRunExpiryIsOnlyWould(t *testing.T) {
 		t.Errorf("a dry run changed the nodeclaims: %v", ncs)
 	}
 }
+
+// TestOtherHashSchemesAreRehashed: a NodeClaim hashed under another scheme (an older
+// nodepilot's, or none) is given the NodePool's hash under Karpenter's scheme, as Karpenter
+// does, instead of being taken for drifted; a later template change then drifts it.
+func TestOtherHashSchemesAreRehashed(t *testing.T) {
+	for _, version := range []string{"nodepilot-v1", ""} {
+		t.Run("version "+version, func(t *testing.T) {
+			h := newHarness(t)
+			h.NodePool("default", consolidateAfter(time.Hour))
+			h.Deployment("web", 2, enginetest.Resources("1", ""))
+			h.Advance(time.Minute, time.Second)
+			old := h.API.NodeClaims()[0].Name
+			if _, err := h.API.UpdateNodeClaim(t.Context(), old, func(nc *karpv1.NodeClaim) error {
+				nc.Annotations[karpv1.NodePoolHashAnnotationKey] = "12345"
+				nc.Annotations[karpv1.NodePoolHashVersionAnnotationKey] = version
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			h.Advance(time.Minute, time.Second)
+			np, err := h.API.NodePool("default")
+			if err != nil {
+				t.Fatal(err)
+			}
+			claims := h.API.NodeClaims()
+			if len(claims) != 1 || claims[0].Name != old {
+				t.Fatalf("the re-hashed nodeclaim was replaced: %v", claims)
+			}
+			if a := claims[0].Annotations; a[karpv1.NodePoolHashAnnotationKey] != karpv1.Hash(np) || a[karpv1.NodePoolHashVersionAnnotationKey] != karpv1.NodePoolHashVersion {
+				t.Fatalf("annotations %v, want hash %s version %s", a, karpv1.Hash(np), karpv1.NodePoolHashVersion)
+			}
+			if _, err := h.API.UpdateNodePool(t.Context(), "default", func(np *karpv1.NodePool) error {
+				np.Spec.Template.Labels = map[string]string{"team": "web"}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			h.Advance(3*time.Minute, time.Second)
+			if claims := h.API.NodeClaims(); len(claims) != 1 || claims[0].Name == old {
+				t.Fatalf("want the drifted nodeclaim replaced, got %v", claims)
+			}
+		})
+	}
+}

@@ -32,6 +32,9 @@ func (c *Controller) observe(ctx context.Context, snap *state.Snapshot, sn *stat
 	if np == nil {
 		return nil
 	}
+	if err := c.rehash(ctx, np, nc); err != nil {
+		return err
+	}
 	drift := c.driftReason(ctx, np, nc, now)
 	lastPodEvent := LastPodEvent(sn)
 	consolidatable, _ := Consolidatable(np, nc, lastPodEvent, now)
@@ -60,6 +63,27 @@ func (c *Controller) observe(ctx context.Context, snap *state.Snapshot, sn *stat
 	if err == nil && drift != "" && (wasDrifted == nil || wasDrifted.Status != metav1.ConditionTrue) {
 		c.journal.Record(journalDrift(sn, drift, now))
 	}
+	return err
+}
+
+// rehash gives a NodeClaim hashed under another scheme (an older nodepilot's, or none) the
+// NodePool's current hash and scheme, as Karpenter's hash controller does: its drift cannot be
+// told from the old hash, and afterwards it can. A NodeClaim already drifted keeps its old
+// hash, so it stays drifted.
+func (c *Controller) rehash(ctx context.Context, np *karpv1.NodePool, nc *karpv1.NodeClaim) error {
+	if nc.Annotations[karpv1.NodePoolHashVersionAnnotationKey] == karpv1.NodePoolHashVersion {
+		return nil
+	}
+	_, err := c.exec.UpdateNodeClaim(ctx, nc.Name, "re-hash under nodepool-hash-version "+karpv1.NodePoolHashVersion, func(o *karpv1.NodeClaim) error {
+		if o.Annotations == nil {
+			o.Annotations = map[string]string{}
+		}
+		o.Annotations[karpv1.NodePoolHashVersionAnnotationKey] = karpv1.NodePoolHashVersion
+		if meta.FindStatusCondition(o.Status.Conditions, karpv1.ConditionTypeDrifted) == nil {
+			o.Annotations[karpv1.NodePoolHashAnnotationKey] = karpv1.Hash(np)
+		}
+		return nil
+	})
 	return err
 }
 
