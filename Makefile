@@ -35,10 +35,11 @@ lint:
 	$(GO) vet $(PKGS)
 	$(TOOLS) staticcheck $(PKGS)
 
-## generate: deepcopy and CRD YAML from the API types (controller-gen)
+## generate: deepcopy and CRD YAML from the API types (controller-gen), then the schema constraints markers cannot express (hack/crdpatch)
 generate:
 	$(TOOLS) controller-gen object paths=./kube/apis/...
 	$(TOOLS) controller-gen crd:allowDangerousTypes=false paths=./kube/apis/... output:crd:dir=./kube/apis/crds
+	$(GO) run ./hack/crdpatch ./kube/apis/crds
 
 ## k8s-bins: build the local control plane binaries into a cache under $HOME (slow the first time)
 k8s-bins:

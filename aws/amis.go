@@ -66,8 +66,8 @@ func aliasParameters(alias awsv1.Alias, k8s string) (map[string]string, error) {
 	latest := alias.Version == awsv1.AliasVersionLatest
 	archs := map[string]string{karpv1.ArchitectureAmd64: "x86_64", karpv1.ArchitectureArm64: "arm64"}
 	out := map[string]string{}
-	switch alias.Family {
-	case awsv1.AMIFamilyAL2023:
+	switch {
+	case alias.Family == awsv1.AMIFamilyAL2023:
 		for arch, ec2Arch := range archs {
 			name := "recommended"
 			if !latest {
@@ -75,7 +75,7 @@ func aliasParameters(alias awsv1.Alias, k8s string) (map[string]string, error) {
 			}
 			out[arch] = fmt.Sprintf("/aws/service/eks/optimized-ami/%s/amazon-linux-2023/%s/standard/%s/image_id", k8s, ec2Arch, name)
 		}
-	case awsv1.AMIFamilyAL2:
+	case alias.Family == awsv1.AMIFamilyAL2:
 		amd, arm := "recommended", "recommended"
 		if !latest {
 			amd = fmt.Sprintf("amazon-eks-node-%s-%s", k8s, alias.Version)
@@ -83,11 +83,11 @@ func aliasParameters(alias awsv1.Alias, k8s string) (map[string]string, error) {
 		}
 		out[karpv1.ArchitectureAmd64] = fmt.Sprintf("/aws/service/eks/optimized-ami/%s/amazon-linux-2/%s/image_id", k8s, amd)
 		out[karpv1.ArchitectureArm64] = fmt.Sprintf("/aws/service/eks/optimized-ami/%s/amazon-linux-2-arm64/%s/image_id", k8s, arm)
-	case awsv1.AMIFamilyBottlerocket:
+	case alias.Family == awsv1.AMIFamilyBottlerocket:
 		for arch, ec2Arch := range archs {
 			out[arch] = fmt.Sprintf("/aws/service/bottlerocket/aws-k8s-%s/%s/%s/image_id", k8s, ec2Arch, strings.TrimPrefix(alias.Version, "v"))
 		}
-	case awsv1.AMIFamilyWindows2019, awsv1.AMIFamilyWindows2022:
+	case awsv1.IsWindows(alias.Family):
 		year := strings.TrimPrefix(alias.Family, "Windows")
 		out[karpv1.ArchitectureAmd64] = fmt.Sprintf("/aws/service/ami-windows-latest/Windows_Server-%s-English-Core-EKS_Optimized-%s/image_id", year, k8s)
 	default:

@@ -151,12 +151,12 @@ func defaultBlockDevices(family string) []*awsv1.BlockDeviceMapping {
 			VolumeSize: &q, VolumeType: ptr.To("gp3"), Encrypted: ptr.To(true), DeleteOnTermination: ptr.To(true),
 		}}
 	}
-	switch family {
-	case awsv1.AMIFamilyBottlerocket:
+	switch {
+	case family == awsv1.AMIFamilyBottlerocket:
 		return []*awsv1.BlockDeviceMapping{volume("/dev/xvda", "4Gi"), volume("/dev/xvdb", "20Gi")}
-	case awsv1.AMIFamilyWindows2019, awsv1.AMIFamilyWindows2022:
+	case awsv1.IsWindows(family):
 		return []*awsv1.BlockDeviceMapping{volume("/dev/sda1", "50Gi")}
-	case awsv1.AMIFamilyCustom:
+	case family == awsv1.AMIFamilyCustom:
 		return nil
 	default:
 		return []*awsv1.BlockDeviceMapping{volume("/dev/xvda", "20Gi")}

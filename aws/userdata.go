@@ -44,14 +44,14 @@ type bootstrap struct {
 func userData(family string, b bootstrap) (string, error) {
 	var text string
 	var err error
-	switch family {
-	case awsv1.AMIFamilyAL2023:
+	switch {
+	case family == awsv1.AMIFamilyAL2023:
 		text, err = nodeadmUserData(b)
-	case awsv1.AMIFamilyAL2:
+	case family == awsv1.AMIFamilyAL2:
 		text, err = mimeUserData(b.Custom, "text/x-shellscript", al2Script(b))
-	case awsv1.AMIFamilyBottlerocket:
+	case family == awsv1.AMIFamilyBottlerocket:
 		text = bottlerocketUserData(b)
-	case awsv1.AMIFamilyWindows2019, awsv1.AMIFamilyWindows2022:
+	case awsv1.IsWindows(family):
 		text = windowsUserData(b)
 	default:
 		if b.Custom != nil {

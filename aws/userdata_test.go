@@ -39,6 +39,7 @@ func TestUserData(t *testing.T) {
 			"[settings.kubernetes]", `cluster-name = "demo"`, "max-pods = 42", `"team" = "a"`,
 			`"karpenter.sh/unregistered" = [":NoExecute"]`, "[settings.host-containers.admin]"}, nil},
 		{"windows powershell", awsv1.AMIFamilyWindows2022, nil, []string{"<powershell>", "-EKSClusterName 'demo'"}, nil},
+		{"windows 2025 powershell", awsv1.AMIFamilyWindows2025, nil, []string{"<powershell>", "-EKSClusterName 'demo'"}, nil},
 		{"custom is as given", awsv1.AMIFamilyCustom, ptr.To("anything"), []string{"anything"}, []string{"demo"}},
 	}
 	for _, tt := range tests {

@@ -178,7 +178,8 @@ func testNewerCRDKept(t *testing.T, e *env) {
 }
 
 // testSeedsAccepted: the API server admits every seed NodePool and EC2NodeClass through the CRDs,
-// except the one EC2NodeClass without amiSelectorTerms, which Karpenter v1's CRD rejects too.
+// except those Karpenter v1.14's CRDs refuse too: the EC2NodeClass without amiSelectorTerms and
+// the two NodePools whose disruption block has no consolidateAfter.
 func testSeedsAccepted(t *testing.T, e *env) {
 	dyn, err := dynamic.NewForConfig(e.cfg)
 	if err != nil {
@@ -192,9 +193,14 @@ func testSeedsAccepted(t *testing.T, e *env) {
 		t.Run(doc.name, func(t *testing.T) {
 			gvr, _ := karpenterResource(doc.obj.GetKind())
 			_, err := dyn.Resource(gvr).Create(t.Context(), doc.obj, metav1.CreateOptions{})
-			if strings.HasPrefix(doc.name, "01-ec2nodeclass-default-ec2") {
-				if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "amiSelectorTerms") {
-					t.Errorf("create = %v, want Invalid naming amiSelectorTerms", err)
+			refused := map[string]string{
+				"01-ec2nodeclass-default-ec2":   "spec.amiSelectorTerms",
+				"02-nodepool-on-demand-general": "spec.disruption.consolidateAfter",
+				"03-nodepool-spot-batch":        "spec.disruption.consolidateAfter",
+			}
+			if field, ok := refused[strings.SplitN(doc.name, ".", 2)[0]]; ok {
+				if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), field) {
+					t.Errorf("create = %v, want Invalid naming %s", err, field)
 				}
 				return
 			}

@@ -31,10 +31,10 @@ func OptionsFor(nc *awsv1.EC2NodeClass) Options {
 func ephemeralVolume(nc *awsv1.EC2NodeClass) *resource.Quantity {
 	family := nc.AMIFamily()
 	device, size := "/dev/xvda", resource.MustParse("20Gi")
-	switch family {
-	case awsv1.AMIFamilyBottlerocket:
+	switch {
+	case family == awsv1.AMIFamilyBottlerocket:
 		device = "/dev/xvdb" // Bottlerocket keeps containers on its data volume
-	case awsv1.AMIFamilyWindows2019, awsv1.AMIFamilyWindows2022:
+	case awsv1.IsWindows(family):
 		device, size = "/dev/sda1", resource.MustParse("50Gi")
 	}
 	var byDevice *resource.Quantity

@@ -72,28 +72,35 @@ func TestEmptyNodeIsRemovedAfterConsolidateAfter(t *testing.T) {
 	}
 }
 
+// TestConsolidationReplacesAnOversizedNodeWithACheaperOne, under both policies that consolidate
+// underutilized nodes: under Balanced the move saves most of the NodePool's cost for all of its
+// disruption (one node), a score above the bar.
 func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
-	h := newHarness(t)
-	h.NodePool("default", consolidateAfter(0))
-	h.Deployment("big", 1, enginetest.Resources("6", ""))
-	h.Deployment("small", 1, enginetest.Resources("500m", ""))
-	h.Advance(time.Minute, time.Second)
-	before := h.HourlyCost()
-	h.Scale("big", 0)
-	h.Advance(3*time.Minute, time.Second)
-	d := h.decisions(false)
-	if len(d) == 0 {
-		t.Fatal("no consolidation decision")
-	}
-	last := d[len(d)-1]
-	if last.Decision != "replace" || last.PriceAfter >= last.PriceBefore {
-		t.Errorf("want a replace that saves money, got %+v", last)
-	}
-	if after := h.HourlyCost(); after >= before {
-		t.Errorf("fleet costs $%.4f/h after consolidation, $%.4f/h before", after, before)
-	}
-	if err := h.CheckConverged(); err != nil {
-		t.Fatal(err)
+	for _, p := range []karpv1.ConsolidationPolicy{karpv1.ConsolidationPolicyWhenEmptyOrUnderutilized, karpv1.ConsolidationPolicyBalanced} {
+		t.Run(string(p), func(t *testing.T) {
+			h := newHarness(t)
+			h.NodePool("default", consolidateAfter(0), policy(p))
+			h.Deployment("big", 1, enginetest.Resources("6", ""))
+			h.Deployment("small", 1, enginetest.Resources("500m", ""))
+			h.Advance(time.Minute, time.Second)
+			before := h.HourlyCost()
+			h.Scale("big", 0)
+			h.Advance(3*time.Minute, time.Second)
+			d := h.decisions(false)
+			if len(d) == 0 {
+				t.Fatal("no consolidation decision")
+			}
+			last := d[len(d)-1]
+			if last.Decision != "replace" || last.PriceAfter >= last.PriceBefore {
+				t.Errorf("want a replace that saves money, got %+v", last)
+			}
+			if after := h.HourlyCost(); after >= before {
+				t.Errorf("fleet costs $%.4f/h after consolidation, $%.4f/h before", after, before)
+			}
+			if err := h.CheckConverged(); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 

@@ -111,36 +111,48 @@ func candidate(sn *state.Node, snap *state.Snapshot, cat *provisioning.Catalog, 
 		}
 		c.Reschedulable = append(c.Reschedulable, p)
 	}
-	labels := sn.Labels()
-	c.CapacityType, c.Zone = labels[karpv1.CapacityTypeLabelKey], labels[corev1.LabelTopologyZone]
-	if pt := cat.Pools[np.Name]; pt != nil {
-		c.InstanceType = pt.ByName[labels[corev1.LabelInstanceTypeStable]]
-	}
-	offering, ok := cost.Offering(c.InstanceType, c.Zone, c.CapacityType)
-	if !ok {
+	var ok bool
+	if c.InstanceType, c.CapacityType, c.Zone, c.Price, ok = price(sn, np, cat); !ok {
 		return nil, &block{reason: BlockedUnknownPrice, message: fmt.Sprintf("no price is known for %s %s in %s",
-			c.CapacityType, labels[corev1.LabelInstanceTypeStable], c.Zone)}
+			c.CapacityType, sn.Labels()[corev1.LabelInstanceTypeStable], c.Zone)}
 	}
-	c.Price = offering.Price
 	_, c.ConsolidatableAt = lifecycle.Consolidatable(np, sn.NodeClaim, lifecycle.LastPodEvent(sn), now)
 	c.DisruptionCost = disruptionCost(c.Reschedulable, sn.NodeClaim, now)
 	return c, nil
 }
 
-// disruptionCost is what disrupting the pods costs, as Karpenter orders candidates: one per pod,
-// raised by the pod's deletion cost and priority, scaled by how much of the node's life remains
-// (a node about to expire costs little to disrupt).
+// price finds a node's instance type, capacity type and zone, and what it costs per hour.
+func price(sn *state.Node, np *karpv1.NodePool, cat *provisioning.Catalog) (*cloudprovider.InstanceType, string, string, float64, bool) {
+	labels := sn.Labels()
+	capacityType, zone := labels[karpv1.CapacityTypeLabelKey], labels[corev1.LabelTopologyZone]
+	var it *cloudprovider.InstanceType
+	if pt := cat.Pools[np.Name]; pt != nil {
+		it = pt.ByName[labels[corev1.LabelInstanceTypeStable]]
+	}
+	offering, ok := cost.Offering(it, zone, capacityType)
+	return it, capacityType, zone, offering.Price, ok
+}
+
+// evictionCost is what evicting one pod costs, as Karpenter weighs it: 1, raised or lowered by
+// the pod's deletion cost and priority, within [-10, 10].
+func evictionCost(p *corev1.Pod) float64 {
+	c := 1.0
+	if v, err := strconv.ParseFloat(p.Annotations[corev1.PodDeletionCost], 64); err == nil {
+		c += v / math.Pow(2, 27)
+	}
+	if p.Spec.Priority != nil {
+		c += float64(*p.Spec.Priority) / math.Pow(2, 25)
+	}
+	return math.Min(math.Max(c, -10), 10)
+}
+
+// disruptionCost is what disrupting the pods costs, as Karpenter orders candidates: the sum of
+// their eviction costs, scaled by how much of the node's life remains (a node about to expire
+// costs little to disrupt).
 func disruptionCost(ps []*corev1.Pod, nc *karpv1.NodeClaim, now time.Time) float64 {
 	cost := 0.0
 	for _, p := range ps {
-		c := 1.0
-		if v, err := strconv.Atoi(p.Annotations["controller.kubernetes.io/pod-deletion-cost"]); err == nil {
-			c += float64(v) / math.Pow(2, 27)
-		}
-		if p.Spec.Priority != nil {
-			c += float64(*p.Spec.Priority) / math.Pow(2, 25)
-		}
-		cost += math.Max(c, 0)
+		cost += evictionCost(p)
 	}
 	if d := nc.Spec.ExpireAfter.Duration; d != nil && *d > 0 {
 		left := nc.CreationTimestamp.Add(*d).Sub(now)

@@ -127,6 +127,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 
 func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, now time.Time) *pass {
 	p := &pass{now: now, spotToSpot: c.opts.SpotToSpot, multiMax: c.opts.MultiNodeMax, blocks: map[string]*block{}, allowances: map[string]Allowance{},
+		totals: balancedTotals(snap, cat),
 		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: c.opts.WellKnownLabels, cache: &c.cache,
 			opts: scheduling.Options{PreferencePolicy: c.opts.PreferencePolicy}}}
 	pdbs := newPDBIndex(snap.PDBs)
@@ -219,7 +220,7 @@ func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, c
 		}
 		return &Command{Method: cmd.Method, Reason: cmd.Reason, Candidates: fresh, PriceBefore: cmd.PriceBefore}, ""
 	}
-	again, blk := p.sim.consolidate(cmd.Method, fresh, c.opts.SpotToSpot)
+	again, blk := p.consolidate(cmd.Method, fresh)
 	switch {
 	case blk != nil:
 		return nil, blk.message

@@ -19,6 +19,8 @@ type pass struct {
 	// blocks says, per node, why the pass did not disrupt it.
 	blocks     map[string]*block
 	allowances map[string]Allowance
+	// totals are the Balanced NodePools' cost and disruption, which their moves are held to.
+	totals map[string]poolTotals
 }
 
 func (p *pass) allowance(c *Candidate, reason karpv1.DisruptionReason) Allowance {
@@ -169,7 +171,7 @@ func (p *pass) largestPrefix(cands []*Candidate) *Command {
 	var best *Command
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		if cmd, _ := p.sim.consolidate(MethodMultiNode, cands[:mid], p.spotToSpot); cmd != nil {
+		if cmd, _ := p.consolidate(MethodMultiNode, cands[:mid]); cmd != nil {
 			best, lo = cmd, mid+1
 		} else {
 			hi = mid - 1
@@ -184,7 +186,7 @@ func (p *pass) singleNode(cands []*Candidate) (map[*Candidate]*Command, *Command
 	results := map[*Candidate]*Command{}
 	var first *Command
 	for _, c := range cands {
-		cmd, blk := p.sim.consolidate(MethodSingleNode, []*Candidate{c}, p.spotToSpot)
+		cmd, blk := p.consolidate(MethodSingleNode, []*Candidate{c})
 		if blk != nil {
 			p.block(c, blk)
 			continue

@@ -39,9 +39,10 @@ func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *stat
 	if len(cand.Reschedulable) == 0 {
 		return Simulation{Command: &Command{Method: MethodEmptiness, Reason: karpv1.DisruptionReasonEmpty, Candidates: []*Candidate{cand}, PriceBefore: cand.Price}}, nil
 	}
-	sim := &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels,
-		opts: scheduling.Options{PreferencePolicy: opts.PreferencePolicy}}
-	cmd, blk := sim.consolidate(MethodSingleNode, []*Candidate{cand}, opts.SpotToSpot)
+	p := &pass{spotToSpot: opts.SpotToSpot, totals: balancedTotals(snap, cat),
+		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels,
+			opts: scheduling.Options{PreferencePolicy: opts.PreferencePolicy}}}
+	cmd, blk := p.consolidate(MethodSingleNode, []*Candidate{cand})
 	if blk != nil {
 		return Simulation{Reason: blk.reason, Message: blk.message}, nil
 	}

@@ -57,8 +57,8 @@ type Event struct {
 // tests and test helpers.
 var upstream = []string{"sigs.k8s.io/karpenter/pkg/...", "github.com/aws/karpenter-provider-aws/pkg/..."}
 
-// writeFacts writes facts.json and Karpenter's CRDs (the AWS provider's copies, which the chart
-// installs) into dir.
+// writeFacts writes facts.json, Karpenter's CRDs (the AWS provider's copies, which the chart
+// installs) and the AWS provider's examples into dir.
 func writeFacts(dir string) error {
 	pkgs, err := packages.Load(&packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
@@ -104,6 +104,9 @@ func writeFacts(dir string) error {
 		return a.Reason == b.Reason && a.Type == b.Type && a.Object == b.Object
 	})
 	if err := copyCRDs(crdDir, filepath.Join(dir, "crds")); err != nil {
+		return err
+	}
+	if err := copyExamples(filepath.Join(crdDir, "..", "..", "..", "examples", "v1"), filepath.Join(dir, "examples")); err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(facts, "", "  ")
@@ -369,6 +372,27 @@ func copyCRDs(from, to string) error {
 			return err
 		}
 		if err := os.WriteFile(filepath.Join(to, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyExamples copies the AWS provider's example manifests (NodePools and EC2NodeClasses).
+func copyExamples(from, to string) error {
+	files, err := filepath.Glob(filepath.Join(from, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		return fmt.Errorf("no examples in %s: %v", from, err)
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(to, filepath.Base(f)), data, 0o644); err != nil {
 			return err
 		}
 	}

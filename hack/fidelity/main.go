@@ -3,7 +3,8 @@
 // It lives in its own module because Karpenter needs a newer Go than nodepilot's.
 //
 //	fidelity facts -out DIR    writes DIR/facts.json (metric families, event reasons, hash
-//	                           versions, well-known labels) and DIR/crds/*.yaml, Karpenter's CRDs
+//	                           versions, well-known labels), DIR/crds/*.yaml (Karpenter's CRDs)
+//	                           and DIR/examples/*.yaml (the AWS provider's example manifests)
 //	fidelity hashes FILE...    prints, as JSON, Karpenter's hash of every NodePool and
 //	                           EC2NodeClass in the YAML files
 //

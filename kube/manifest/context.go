@@ -28,6 +28,9 @@ type addContext struct {
 	file     string
 	document int
 	object   string
+	// raw is the object as written, for what decoding into the type cannot tell (a field left
+	// out or set to its zero value).
+	raw []byte
 }
 
 // fail reports validation errors of the object; it returns true when there were any.

@@ -143,7 +143,7 @@ func decodeObject(set *Set, errs *fileErrors, file string, number int, item stri
 	if len(strictErrs) > 0 {
 		return
 	}
-	ctx := &addContext{set: set, errs: errs, file: file, document: number, object: object, state: state}
+	ctx := &addContext{set: set, errs: errs, file: file, document: number, object: object, state: state, raw: data}
 	k.add(ctx, obj)
 }
 

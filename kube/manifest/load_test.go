@@ -52,7 +52,9 @@ func TestLoadSeedsFolder(t *testing.T) {
 		t.Errorf("PDBs = %v, want api-pdb in default", set.PDBs)
 	}
 	check("Notes", set.Notes, strings.Join([]string{
-		`01-ec2nodeclass-default-ec2.yaml: document 1: EC2NodeClass "default-ec2": spec.amiSelectorTerms is missing (Karpenter v1 requires it); assumed [{alias: al2@latest}] from amiFamily AL2, as Karpenter's v1beta1 conversion does`,
+		`01-ec2nodeclass-default-ec2.yaml: document 1: EC2NodeClass "default-ec2": Karpenter v1.14 refuses it (spec.amiSelectorTerms: Required value); planned with [{alias: al2@latest}] from amiFamily AL2, as Karpenter's v1beta1 conversion does; fix: add amiSelectorTerms: [{alias: al2@latest}]`,
+		`02-nodepool-on-demand-general.yaml: document 1: NodePool "on-demand-general": Karpenter v1.14 refuses it (spec.disruption.consolidateAfter: Required value); planned with consolidateAfter 0s; fix: add consolidateAfter: 0s under spec.disruption`,
+		`03-nodepool-spot-batch.yaml: document 1: NodePool "spot-batch": Karpenter v1.14 refuses it (spec.disruption.consolidateAfter: Required value); planned with consolidateAfter 0s; fix: add consolidateAfter: 0s under spec.disruption`,
 		`12-keda-cron-scaledobject.yaml: document 1: skipped keda.sh/v1alpha1 ScaledObject "php-apache-cron-scaled" (not used by planning)`,
 	}, " "))
 }
@@ -106,7 +108,7 @@ func TestLoadInvalid(t *testing.T) {
 		{"duplicate-nodepool.yaml", []string{`duplicate-nodepool.yaml: document 2: NodePool "default": duplicate name: NodePool "default" is already defined in duplicate-nodepool.yaml document 1`}},
 		{"many-problems.yaml", []string{
 			`many-problems.yaml: document 1: NodePool "messy": spec.weight: must be between 1 and 100, got 0`,
-			`many-problems.yaml: document 1: NodePool "messy": spec.disruption.consolidationPolicy: must be one of WhenEmpty, WhenEmptyOrUnderutilized, got "WhenUnderutilized"`,
+			`many-problems.yaml: document 1: NodePool "messy": spec.disruption.consolidationPolicy: must be one of WhenEmpty, WhenEmptyOrUnderutilized, Balanced, got "WhenUnderutilized"`,
 			`many-problems.yaml: document 1: NodePool "messy": spec.template.spec.requirements[0]: label "kubernetes.io/hostname" is restricted: the provisioner sets it`,
 			`many-problems.yaml: document 2: EC2NodeClass "both": spec.amiSelectorTerms[0].alias: alias "al2023" must have the form family@version, such as al2023@latest`,
 			`many-problems.yaml: document 2: EC2NodeClass "both": spec: must specify exactly one of role and instanceProfile, got both`,

@@ -138,3 +138,13 @@ func Hashes(t testing.TB, caBundle string, files ...string) []Hash {
 	}
 	return hashes
 }
+
+// Examples returns the paths of the AWS provider's example manifests.
+func Examples(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(Dir(t), "examples", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("fidelity: no upstream examples: %v", err)
+	}
+	return files
+}

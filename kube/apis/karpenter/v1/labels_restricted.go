@@ -16,10 +16,16 @@ const (
 	awsProviderDomain = "karpenter.k8s.aws"
 )
 
-// awsProviderAllowedLabels are the karpenter.k8s.aws labels a NodePool may use: the AWS
-// provider's well-known labels (kept equal to karpenteraws.WellKnownLabels by a test there).
+// awsProviderAllowedLabels are the karpenter.k8s.aws labels a NodePool may use, as Karpenter's
+// CRDs list them: the AWS provider's well-known labels (a test in karpenteraws checks they are
+// all here) and the instance's tenancy, placement group and capacity reservation details.
 func awsProviderAllowedLabels() []string {
 	return []string{
+		awsProviderDomain + "/instance-tenancy",
+		awsProviderDomain + "/capacity-reservation-interruptible",
+		awsProviderDomain + "/instance-capability-flex",
+		awsProviderDomain + "/placement-group-id",
+		awsProviderDomain + "/placement-group-partition",
 		awsProviderDomain + "/ec2nodeclass",
 		awsProviderDomain + "/capacity-reservation-id",
 		awsProviderDomain + "/capacity-reservation-type",
@@ -63,16 +69,14 @@ func RestrictedLabelReason(key string, inNodePool bool) string {
 	return ""
 }
 
-// labelDomain returns the prefix of a label key before "/", or "".
+// labelDomain returns the prefix of a label key before "/", or the whole key without one.
 func labelDomain(key string) string {
-	domain, _, found := strings.Cut(key, "/")
-	if !found {
-		return ""
-	}
+	domain, _, _ := strings.Cut(key, "/")
 	return domain
 }
 
-// inDomain reports whether domain is d or a subdomain of d.
+// inDomain reports whether domain ends with d, as Karpenter's CRD rules read a restricted
+// domain: its subdomains and look-alikes (mykarpenter.sh) are restricted too.
 func inDomain(domain, d string) bool {
-	return domain == d || strings.HasSuffix(domain, "."+d)
+	return strings.HasSuffix(domain, d)
 }

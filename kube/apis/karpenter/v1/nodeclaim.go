@@ -57,7 +57,7 @@ type NodeClaimSpec struct {
 	StartupTaints []corev1.Taint `json:"startupTaints,omitempty"`
 	// Requirements constrain the node's labels.
 	// +kubebuilder:validation:XValidation:rule="self.all(r, r.operator != 'In' || (has(r.values) && size(r.values) > 0))",message="requirements with operator 'In' need at least one value"
-	// +kubebuilder:validation:XValidation:rule="self.all(r, !(r.operator in ['Gt', 'Lt', 'Gte', 'Lte']) || (has(r.values) && size(r.values) == 1 && r.values[0].matches('^[0-9]+$') && int(r.values[0]) >= 0))",message="requirements with operator 'Gt', 'Lt', 'Gte' or 'Lte' need exactly one non-negative integer value"
+	// +kubebuilder:validation:XValidation:rule="self.all(r, !(r.operator in ['Gt', 'Lt', 'Gte', 'Lte']) || (has(r.values) && size(r.values) == 1 && int(r.values[0]) >= 0))",message="requirements with operator 'Gt', 'Lt', 'Gte' or 'Lte' need exactly one non-negative integer value"
 	// +kubebuilder:validation:XValidation:rule="self.all(r, !(r.operator == 'In' && has(r.minValues)) || size(r.values) >= r.minValues)",message="requirements with 'minValues' need at least that many values"
 	// +kubebuilder:validation:MaxItems:=100
 	// +listType=atomic
@@ -98,9 +98,9 @@ type NodeSelectorRequirementWithMinValues struct {
 	// Key is the label key.
 	// +kubebuilder:validation:MaxLength:=316
 	// +kubebuilder:validation:Pattern:=`^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*(/))?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`
-	// +kubebuilder:validation:XValidation:rule="!(self.find('^[^/]*/') == 'karpenter.sh/' || self.find('^[^/]*/').endsWith('.karpenter.sh/')) || self in ['karpenter.sh/capacity-type', 'karpenter.sh/nodepool']",message="label domain \"karpenter.sh\" is restricted"
+	// +kubebuilder:validation:XValidation:rule="self in ['karpenter.sh/capacity-type', 'karpenter.sh/nodepool'] || !self.find('^[^/]+').endsWith('karpenter.sh')",message="label domain \"karpenter.sh\" is restricted"
 	// +kubebuilder:validation:XValidation:rule="self != 'kubernetes.io/hostname'",message="label \"kubernetes.io/hostname\" is restricted"
-	// +kubebuilder:validation:XValidation:rule="!(self.find('^[^/]*/') == 'karpenter.k8s.aws/' || self.find('^[^/]*/').endsWith('.karpenter.k8s.aws/')) || self in ['karpenter.k8s.aws/ec2nodeclass', 'karpenter.k8s.aws/capacity-reservation-id', 'karpenter.k8s.aws/capacity-reservation-type', 'karpenter.k8s.aws/instance-encryption-in-transit-supported', 'karpenter.k8s.aws/instance-category', 'karpenter.k8s.aws/instance-hypervisor', 'karpenter.k8s.aws/instance-family', 'karpenter.k8s.aws/instance-generation', 'karpenter.k8s.aws/instance-local-nvme', 'karpenter.k8s.aws/instance-size', 'karpenter.k8s.aws/instance-cpu', 'karpenter.k8s.aws/instance-cpu-manufacturer', 'karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz', 'karpenter.k8s.aws/instance-memory', 'karpenter.k8s.aws/instance-ebs-bandwidth', 'karpenter.k8s.aws/instance-network-bandwidth', 'karpenter.k8s.aws/instance-gpu-name', 'karpenter.k8s.aws/instance-gpu-manufacturer', 'karpenter.k8s.aws/instance-gpu-count', 'karpenter.k8s.aws/instance-gpu-memory', 'karpenter.k8s.aws/instance-accelerator-name', 'karpenter.k8s.aws/instance-accelerator-manufacturer', 'karpenter.k8s.aws/instance-accelerator-count']",message="label domain \"karpenter.k8s.aws\" is restricted"
+	// +kubebuilder:validation:XValidation:rule="self in ['karpenter.k8s.aws/instance-tenancy', 'karpenter.k8s.aws/capacity-reservation-type', 'karpenter.k8s.aws/capacity-reservation-id', 'karpenter.k8s.aws/capacity-reservation-interruptible', 'karpenter.k8s.aws/ec2nodeclass', 'karpenter.k8s.aws/instance-encryption-in-transit-supported', 'karpenter.k8s.aws/instance-category', 'karpenter.k8s.aws/instance-hypervisor', 'karpenter.k8s.aws/instance-family', 'karpenter.k8s.aws/instance-generation', 'karpenter.k8s.aws/instance-local-nvme', 'karpenter.k8s.aws/instance-size', 'karpenter.k8s.aws/instance-cpu', 'karpenter.k8s.aws/instance-cpu-manufacturer', 'karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz', 'karpenter.k8s.aws/instance-memory', 'karpenter.k8s.aws/instance-ebs-bandwidth', 'karpenter.k8s.aws/instance-network-bandwidth', 'karpenter.k8s.aws/instance-gpu-name', 'karpenter.k8s.aws/instance-gpu-manufacturer', 'karpenter.k8s.aws/instance-gpu-count', 'karpenter.k8s.aws/instance-gpu-memory', 'karpenter.k8s.aws/instance-accelerator-name', 'karpenter.k8s.aws/instance-accelerator-manufacturer', 'karpenter.k8s.aws/instance-accelerator-count', 'karpenter.k8s.aws/instance-capability-flex', 'karpenter.k8s.aws/placement-group-id', 'karpenter.k8s.aws/placement-group-partition'] || !self.find('^[^/]+').endsWith('karpenter.k8s.aws')",message="label domain \"karpenter.k8s.aws\" is restricted"
 	// +required
 	Key string `json:"key"`
 	// Operator relates the key to the values: In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte.
@@ -108,9 +108,8 @@ type NodeSelectorRequirementWithMinValues struct {
 	// +required
 	Operator corev1.NodeSelectorOperator `json:"operator"`
 	// Values are the label values. In needs at least one; Exists and DoesNotExist take none;
-	// Gt, Lt, Gte and Lte take exactly one non-negative integer.
-	// +kubebuilder:validation:items:MaxLength:=63
-	// +kubebuilder:validation:items:Pattern:=`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`
+	// Gt, Lt, Gte and Lte take exactly one non-negative integer. As in Karpenter, their length
+	// and characters are not checked: a value no label can have matches no node.
 	// +listType=atomic
 	// +optional
 	Values []string `json:"values,omitempty"`

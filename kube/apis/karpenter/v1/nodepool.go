@@ -73,19 +73,19 @@ type NodePoolSpec struct {
 // Disruption controls consolidation of a NodePool's nodes.
 type Disruption struct {
 	// ConsolidateAfter is how long a node must stay without pod churn before it may be
-	// consolidated, or "Never". Karpenter marks it required once disruption is written; this CRD
-	// defaults it to 0s instead, so a disruption block without it is accepted (a superset of what
-	// Karpenter accepts, and every stored object still carries the field).
+	// consolidated, or "Never". As in Karpenter, it is required once disruption is written (the
+	// disruption block's own default sets it to 0s), so that an object stored here is also
+	// admitted by Karpenter; plan still loads a NodePool without it and says so.
 	// +kubebuilder:validation:Pattern=`^(([0-9]+(s|m|h))+|Never)$`
 	// +kubebuilder:validation:Type="string"
 	// +kubebuilder:validation:Schemaless
-	// +kubebuilder:default:="0s"
-	// +optional
+	// +required
 	ConsolidateAfter NillableDuration `json:"consolidateAfter,omitzero"`
-	// ConsolidationPolicy says which nodes may be consolidated: only empty ones, or also
-	// underutilized ones.
+	// ConsolidationPolicy says which nodes may be consolidated: only empty ones, also
+	// underutilized ones, or those too but only when the saving is worth the disruption
+	// (Balanced).
 	// +kubebuilder:default:="WhenEmptyOrUnderutilized"
-	// +kubebuilder:validation:Enum:={WhenEmpty,WhenEmptyOrUnderutilized}
+	// +kubebuilder:validation:Enum:={WhenEmpty,WhenEmptyOrUnderutilized,Balanced}
 	// +optional
 	ConsolidationPolicy ConsolidationPolicy `json:"consolidationPolicy,omitempty"`
 	// Budgets limit how many nodes may be disrupted at once. When several are active, the most
@@ -132,6 +132,9 @@ type ConsolidationPolicy string
 const (
 	// ConsolidationPolicyWhenEmpty consolidates only nodes without workload pods.
 	ConsolidationPolicyWhenEmpty ConsolidationPolicy = "WhenEmpty"
+	// ConsolidationPolicyBalanced consolidates empty and underutilized nodes, but only moves
+	// whose share of the NodePool's cost saved is worth their share of its disruption.
+	ConsolidationPolicyBalanced ConsolidationPolicy = "Balanced"
 	// ConsolidationPolicyWhenEmptyOrUnderutilized also consolidates nodes whose pods fit elsewhere
 	// or on a cheaper node.
 	ConsolidationPolicyWhenEmptyOrUnderutilized ConsolidationPolicy = "WhenEmptyOrUnderutilized"
@@ -166,10 +169,10 @@ type NodeClaimTemplate struct {
 type ObjectMeta struct {
 	// Labels are added to the NodeClaims and nodes launched from the template.
 	// +kubebuilder:validation:MaxProperties:=100
-	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k.find('^[^/]*/') == 'karpenter.sh/' || k.find('^[^/]*/').endsWith('.karpenter.sh/')) || k == 'karpenter.sh/capacity-type')",message="label domain \"karpenter.sh\" is restricted"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k in ['karpenter.sh/capacity-type', 'karpenter.sh/nodepool'] || !k.find('^[^/]+').endsWith('karpenter.sh'))",message="label domain \"karpenter.sh\" is restricted"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k != 'karpenter.sh/nodepool')",message="label \"karpenter.sh/nodepool\" is restricted"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k != 'kubernetes.io/hostname')",message="label \"kubernetes.io/hostname\" is restricted"
-	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k.find('^[^/]*/') == 'karpenter.k8s.aws/' || k.find('^[^/]*/').endsWith('.karpenter.k8s.aws/')) || k in ['karpenter.k8s.aws/ec2nodeclass', 'karpenter.k8s.aws/capacity-reservation-id', 'karpenter.k8s.aws/capacity-reservation-type', 'karpenter.k8s.aws/instance-encryption-in-transit-supported', 'karpenter.k8s.aws/instance-category', 'karpenter.k8s.aws/instance-hypervisor', 'karpenter.k8s.aws/instance-family', 'karpenter.k8s.aws/instance-generation', 'karpenter.k8s.aws/instance-local-nvme', 'karpenter.k8s.aws/instance-size', 'karpenter.k8s.aws/instance-cpu', 'karpenter.k8s.aws/instance-cpu-manufacturer', 'karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz', 'karpenter.k8s.aws/instance-memory', 'karpenter.k8s.aws/instance-ebs-bandwidth', 'karpenter.k8s.aws/instance-network-bandwidth', 'karpenter.k8s.aws/instance-gpu-name', 'karpenter.k8s.aws/instance-gpu-manufacturer', 'karpenter.k8s.aws/instance-gpu-count', 'karpenter.k8s.aws/instance-gpu-memory', 'karpenter.k8s.aws/instance-accelerator-name', 'karpenter.k8s.aws/instance-accelerator-manufacturer', 'karpenter.k8s.aws/instance-accelerator-count'])",message="label domain \"karpenter.k8s.aws\" is restricted"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k in ['karpenter.k8s.aws/instance-tenancy', 'karpenter.k8s.aws/capacity-reservation-type', 'karpenter.k8s.aws/capacity-reservation-id', 'karpenter.k8s.aws/capacity-reservation-interruptible', 'karpenter.k8s.aws/ec2nodeclass', 'karpenter.k8s.aws/instance-encryption-in-transit-supported', 'karpenter.k8s.aws/instance-category', 'karpenter.k8s.aws/instance-hypervisor', 'karpenter.k8s.aws/instance-family', 'karpenter.k8s.aws/instance-generation', 'karpenter.k8s.aws/instance-local-nvme', 'karpenter.k8s.aws/instance-size', 'karpenter.k8s.aws/instance-cpu', 'karpenter.k8s.aws/instance-cpu-manufacturer', 'karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz', 'karpenter.k8s.aws/instance-memory', 'karpenter.k8s.aws/instance-ebs-bandwidth', 'karpenter.k8s.aws/instance-network-bandwidth', 'karpenter.k8s.aws/instance-gpu-name', 'karpenter.k8s.aws/instance-gpu-manufacturer', 'karpenter.k8s.aws/instance-gpu-count', 'karpenter.k8s.aws/instance-gpu-memory', 'karpenter.k8s.aws/instance-accelerator-name', 'karpenter.k8s.aws/instance-accelerator-manufacturer', 'karpenter.k8s.aws/instance-accelerator-count', 'karpenter.k8s.aws/instance-capability-flex', 'karpenter.k8s.aws/placement-group-id', 'karpenter.k8s.aws/placement-group-partition'] || !k.find('^[^/]+').endsWith('karpenter.k8s.aws'))",message="label domain \"karpenter.k8s.aws\" is restricted"
 	// +mapType=atomic
 	// +optional
 	Labels map[string]string `json:"labels,omitempty"`
@@ -196,7 +199,7 @@ type NodeClaimTemplateSpec struct {
 	// Requirements constrain the labels (instance type, zone, capacity type, ...) of the
 	// launched nodes.
 	// +kubebuilder:validation:XValidation:rule="self.all(r, r.operator != 'In' || (has(r.values) && size(r.values) > 0))",message="requirements with operator 'In' need at least one value"
-	// +kubebuilder:validation:XValidation:rule="self.all(r, !(r.operator in ['Gt', 'Lt', 'Gte', 'Lte']) || (has(r.values) && size(r.values) == 1 && r.values[0].matches('^[0-9]+$') && int(r.values[0]) >= 0))",message="requirements with operator 'Gt', 'Lt', 'Gte' or 'Lte' need exactly one non-negative integer value"
+	// +kubebuilder:validation:XValidation:rule="self.all(r, !(r.operator in ['Gt', 'Lt', 'Gte', 'Lte']) || (has(r.values) && size(r.values) == 1 && int(r.values[0]) >= 0))",message="requirements with operator 'Gt', 'Lt', 'Gte' or 'Lte' need exactly one non-negative integer value"
 	// +kubebuilder:validation:XValidation:rule="self.all(r, !(r.operator == 'In' && has(r.minValues)) || size(r.values) >= r.minValues)",message="requirements with 'minValues' need at least that many values"
 	// +kubebuilder:validation:XValidation:rule="self.all(r, r.key != 'karpenter.sh/nodepool')",message="label \"karpenter.sh/nodepool\" is restricted"
 	// +kubebuilder:validation:MaxItems:=100

@@ -63,10 +63,10 @@ func validateWeightAndReplicas(spec *field.Path, s *NodePoolSpec) field.ErrorLis
 func validateDisruption(path *field.Path, d *Disruption) field.ErrorList {
 	errs := validateNillableDuration(path.Child("consolidateAfter"), d.ConsolidateAfter)
 	switch d.ConsolidationPolicy {
-	case ConsolidationPolicyWhenEmpty, ConsolidationPolicyWhenEmptyOrUnderutilized:
+	case ConsolidationPolicyWhenEmpty, ConsolidationPolicyWhenEmptyOrUnderutilized, ConsolidationPolicyBalanced:
 	default:
 		errs = append(errs, field.Invalid(path.Child("consolidationPolicy"), d.ConsolidationPolicy,
-			fmt.Sprintf("must be one of WhenEmpty, WhenEmptyOrUnderutilized, got %q", d.ConsolidationPolicy)))
+			fmt.Sprintf("must be one of WhenEmpty, WhenEmptyOrUnderutilized, Balanced, got %q", d.ConsolidationPolicy)))
 	}
 	return append(errs, validateBudgets(path.Child("budgets"), d.Budgets)...)
 }

@@ -53,8 +53,8 @@ func TestNodePoolValidate(t *testing.T) {
 			[]string{"spec.template.spec.requirements[0]: minValues 2 needs at least 2 values, got 1"}},
 		{"unknown capacity type", func(np *NodePool) { np.Spec.Template.Spec.Requirements[0].Values = []string{"cheap"} },
 			[]string{`spec.template.spec.requirements[0]: none of the values ["cheap"] is a capacity type; use spot, on-demand or reserved`}},
-		{"invalid requirement value", func(np *NodePool) { np.Spec.Template.Spec.Requirements[0].Values = []string{"spot", "not ok"} },
-			[]string{`spec.template.spec.requirements[0]: value "not ok" is not a valid label value: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`}},
+		// As in Karpenter, a value no label can have is accepted; it matches no node.
+		{"value no label can have", func(np *NodePool) { np.Spec.Template.Spec.Requirements[0].Values = []string{"spot", "not ok"} }, nil},
 		{"hostname requirement", func(np *NodePool) { np.Spec.Template.Spec.Requirements[0].Key = corev1.LabelHostname },
 			[]string{`spec.template.spec.requirements[0]: label "kubernetes.io/hostname" is restricted: the provisioner sets it`}},
 		{"nodepool requirement", func(np *NodePool) { np.Spec.Template.Spec.Requirements[0].Key = NodePoolLabelKey },
@@ -104,7 +104,7 @@ func TestNodePoolValidate(t *testing.T) {
 			`spec.disruption.budgets[0].reasons[2]: reason "Empty" is listed twice`,
 		}},
 		{"unknown consolidation policy", func(np *NodePool) { np.Spec.Disruption.ConsolidationPolicy = "WhenUnderutilized" },
-			[]string{`spec.disruption.consolidationPolicy: must be one of WhenEmpty, WhenEmptyOrUnderutilized, got "WhenUnderutilized"`}},
+			[]string{`spec.disruption.consolidationPolicy: must be one of WhenEmpty, WhenEmptyOrUnderutilized, Balanced, got "WhenUnderutilized"`}},
 		{"invalid durations", func(np *NodePool) {
 			np.Spec.Disruption.ConsolidateAfter = parseNillableDuration("1.5h")
 			np.Spec.Template.Spec.ExpireAfter = parseNillableDuration("forever")

@@ -45,16 +45,9 @@ func RequirementProblems(r NodeSelectorRequirementWithMinValues, inNodePool bool
 	} else if reason := RestrictedLabelReason(r.Key, inNodePool); reason != "" {
 		problems = append(problems, reason)
 	}
+	// As Karpenter's CRDs, values are not checked as label values: one no label can have
+	// matches no node.
 	problems = append(problems, operatorProblems(r)...)
-	// Gt, Lt, Gte and Lte values are checked as integers above.
-	for _, v := range r.Values {
-		if r.Operator != corev1.NodeSelectorOpIn && r.Operator != corev1.NodeSelectorOpNotIn {
-			break
-		}
-		if msgs := apivalidation.IsValidLabelValue(v); len(msgs) > 0 {
-			problems = append(problems, fmt.Sprintf("value %q is not a valid label value: %s", v, strings.Join(msgs, "; ")))
-		}
-	}
 	if r.MinValues != nil {
 		problems = append(problems, minValuesProblems(r)...)
 	}

@@ -29,11 +29,12 @@ func aliasFamilies() map[string]string {
 		"bottlerocket": AMIFamilyBottlerocket,
 		"windows2019":  AMIFamilyWindows2019,
 		"windows2022":  AMIFamilyWindows2022,
+		"windows2025":  AMIFamilyWindows2025,
 	}
 }
 
 // ParseAlias parses "family@version", where family is one of al2, al2023, bottlerocket,
-// windows2019, windows2022 and version is a release or "latest" (the only version Windows
+// windows2019, windows2022, windows2025 and version is a release or "latest" (the only version Windows
 // families support).
 func ParseAlias(s string) (Alias, error) {
 	name, version, found := strings.Cut(s, "@")
@@ -42,9 +43,9 @@ func ParseAlias(s string) (Alias, error) {
 	}
 	family, ok := aliasFamilies()[name]
 	if !ok {
-		return Alias{}, fmt.Errorf("alias %q has family %q; use al2, al2023, bottlerocket, windows2019 or windows2022", s, name)
+		return Alias{}, fmt.Errorf("alias %q has family %q; use al2, al2023, bottlerocket, windows2019, windows2022 or windows2025", s, name)
 	}
-	if (family == AMIFamilyWindows2019 || family == AMIFamilyWindows2022) && version != AliasVersionLatest {
+	if IsWindows(family) && version != AliasVersionLatest {
 		return Alias{}, fmt.Errorf("alias %q: windows families only support version latest", s)
 	}
 	return Alias{Family: family, Version: version}, nil

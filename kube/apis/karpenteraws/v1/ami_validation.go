@@ -59,9 +59,9 @@ func validateAMIFamily(path *field.Path, s *EC2NodeClassSpec, alias *Alias) fiel
 	}
 	family := *s.AMIFamily
 	switch family {
-	case AMIFamilyAL2, AMIFamilyAL2023, AMIFamilyBottlerocket, AMIFamilyWindows2019, AMIFamilyWindows2022, AMIFamilyCustom:
+	case AMIFamilyAL2, AMIFamilyAL2023, AMIFamilyBottlerocket, AMIFamilyWindows2019, AMIFamilyWindows2022, AMIFamilyWindows2025, AMIFamilyCustom:
 	default:
-		return field.ErrorList{field.Invalid(path, family, fmt.Sprintf("must be one of AL2, AL2023, Bottlerocket, Custom, Windows2019, Windows2022, got %q", family))}
+		return field.ErrorList{field.Invalid(path, family, fmt.Sprintf("must be one of AL2, AL2023, Bottlerocket, Custom, Windows2019, Windows2022, Windows2025, got %q", family))}
 	}
 	if alias != nil && family != AMIFamilyCustom && family != alias.Family {
 		return field.ErrorList{field.Invalid(path, family, fmt.Sprintf("must be %s or Custom with alias %q, got %q", alias.Family, strings.ToLower(alias.Family)+"@"+alias.Version, family))}

@@ -85,7 +85,7 @@ type EC2NodeClassSpec struct {
 	AMISelectorTerms []AMISelectorTerm `json:"amiSelectorTerms" hash:"ignore"`
 	// AMIFamily sets the user data format and default block devices. Optional with an alias
 	// (then it must be the alias' family or Custom); required otherwise.
-	// +kubebuilder:validation:Enum:={AL2,AL2023,Bottlerocket,Custom,Windows2019,Windows2022}
+	// +kubebuilder:validation:Enum:={AL2,AL2023,Bottlerocket,Custom,Windows2019,Windows2022,Windows2025}
 	// +optional
 	AMIFamily *string `json:"amiFamily,omitempty" hash:"ignore"`
 	// UserData is merged into the user data of launched nodes, in the format of the AMI family.
@@ -262,11 +262,11 @@ type CapacityReservationSelectorTerm struct {
 // AMISelectorTerm selects AMIs by alias, tags, id, name, owner or SSM parameter.
 type AMISelectorTerm struct {
 	// Alias selects an EKS-optimized AMI as "family@version": family one of al2, al2023,
-	// bottlerocket, windows2019, windows2022; version a release (such as "v20240625") or
+	// bottlerocket, windows2019, windows2022, windows2025; version a release (such as "v20240625") or
 	// "latest" (Windows families support only "latest").
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-zA-Z0-9]+@.+$')",message="'alias' must have the form 'family@version'"
-	// +kubebuilder:validation:XValidation:rule="self.find('^[^@]+') in ['al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022']",message="alias family must be one of 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022'"
-	// +kubebuilder:validation:XValidation:rule="!(self.find('^[^@]+') in ['windows2019', 'windows2022']) || self.endsWith('@latest')",message="windows alias families only support version 'latest'"
+	// +kubebuilder:validation:XValidation:rule="self.find('^[^@]+') in ['al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025']",message="alias family must be one of 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025'"
+	// +kubebuilder:validation:XValidation:rule="!(self.find('^[^@]+') in ['windows2019', 'windows2022', 'windows2025']) || self.endsWith('@latest')",message="windows alias families only support version 'latest'"
 	// +kubebuilder:validation:MaxLength=30
 	// +optional
 	Alias string `json:"alias,omitempty"`

@@ -35,6 +35,7 @@ func (nc *EC2NodeClass) Validate() field.ErrorList {
 	errs = append(errs, validateTags(spec.Child("tags"), s.Tags)...)
 	errs = append(errs, validateKubelet(spec.Child("kubelet"), s.Kubelet)...)
 	errs = append(errs, validateBlockDeviceMappings(spec.Child("blockDeviceMappings"), s.BlockDeviceMappings)...)
+	errs = append(errs, validateNetworking(spec, s)...)
 	if s.InstanceStorePolicy != nil && *s.InstanceStorePolicy != InstanceStorePolicyRAID0 {
 		errs = append(errs, field.Invalid(spec.Child("instanceStorePolicy"), *s.InstanceStorePolicy,
 			fmt.Sprintf("must be RAID0, got %q", *s.InstanceStorePolicy)))

@@ -15,6 +15,24 @@ func TestEC2NodeClassValidate(t *testing.T) {
 		want   []string
 	}{
 		{"valid", func(*EC2NodeClass) {}, nil},
+		{"network interfaces with a primary and an efa-only", func(nc *EC2NodeClass) {
+			nc.Spec.NetworkInterfaces = []*NetworkInterface{{InterfaceType: InterfaceTypeInterface}, {NetworkCardIndex: 1, InterfaceType: InterfaceTypeEFAOnly}}
+		}, nil},
+		{"network interfaces without a primary", func(nc *EC2NodeClass) {
+			nc.Spec.NetworkInterfaces = []*NetworkInterface{{NetworkCardIndex: 1, InterfaceType: InterfaceTypeEFAOnly}}
+		}, []string{"spec.networkInterfaces: a primary interface is required: networkCardIndex 0, deviceIndex 0, interfaceType interface"}},
+		{"network interfaces sharing a card and device", func(nc *EC2NodeClass) {
+			nc.Spec.NetworkInterfaces = []*NetworkInterface{{InterfaceType: InterfaceTypeInterface}, {InterfaceType: InterfaceTypeInterface}}
+		}, []string{"spec.networkInterfaces[1]: networkCardIndex 0 and deviceIndex 0 are used by another interface"}},
+		{"placement group by name and id", func(nc *EC2NodeClass) {
+			nc.Spec.PlacementGroupSelector = &PlacementGroupSelector{Name: ptr("pg"), ID: ptr("pg-1")}
+		}, []string{"spec.placementGroupSelector: takes name or id, not both"}},
+		{"placement group id", func(nc *EC2NodeClass) { nc.Spec.PlacementGroupSelector = &PlacementGroupSelector{ID: ptr("group-1")} },
+			[]string{`spec.placementGroupSelector.id: must be a placement group id such as pg-0123abcd, got "group-1"`}},
+		{"udp timeout out of range", func(nc *EC2NodeClass) { nc.Spec.ConnectionTracking = &ConnectionTracking{UDPTimeout: ptr(int32(5))} },
+			[]string{"spec.connectionTracking.udpTimeout: must be between 30 and 60"}},
+		{"empty connection tracking", func(nc *EC2NodeClass) { nc.Spec.ConnectionTracking = &ConnectionTracking{} },
+			[]string{"spec.connectionTracking: one of tcpEstablishedTimeout, udpStreamTimeout or udpTimeout is required"}},
 		{"role and instanceProfile", func(nc *EC2NodeClass) { nc.Spec.InstanceProfile = ptr("profile") },
 			[]string{"spec: must specify exactly one of role and instanceProfile, got both"}},
 		{"neither role nor instanceProfile", func(nc *EC2NodeClass) { nc.Spec.Role = "" },
@@ -23,7 +41,7 @@ func TestEC2NodeClassValidate(t *testing.T) {
 		{"alias without @", func(nc *EC2NodeClass) { nc.Spec.AMISelectorTerms[0].Alias = "al2023" },
 			[]string{`spec.amiSelectorTerms[0].alias: alias "al2023" must have the form family@version, such as al2023@latest`}},
 		{"unknown alias family", func(nc *EC2NodeClass) { nc.Spec.AMISelectorTerms[0].Alias = "ubuntu@latest" },
-			[]string{`spec.amiSelectorTerms[0].alias: alias "ubuntu@latest" has family "ubuntu"; use al2, al2023, bottlerocket, windows2019 or windows2022`}},
+			[]string{`spec.amiSelectorTerms[0].alias: alias "ubuntu@latest" has family "ubuntu"; use al2, al2023, bottlerocket, windows2019, windows2022 or windows2025`}},
 		{"pinned windows alias", func(nc *EC2NodeClass) { nc.Spec.AMISelectorTerms[0].Alias = "windows2022@v1" },
 			[]string{`spec.amiSelectorTerms[0].alias: alias "windows2022@v1": windows families only support version latest`}},
 		{"alias with other fields and terms", func(nc *EC2NodeClass) {

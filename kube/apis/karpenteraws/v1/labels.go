@@ -61,8 +61,14 @@ const (
 	AMIFamilyBottlerocket = "Bottlerocket"
 	AMIFamilyWindows2019  = "Windows2019"
 	AMIFamilyWindows2022  = "Windows2022"
+	AMIFamilyWindows2025  = "Windows2025"
 	AMIFamilyCustom       = "Custom"
 )
+
+// IsWindows tells the Windows Server families, which share user data, devices and AMI names.
+func IsWindows(family string) bool {
+	return family == AMIFamilyWindows2019 || family == AMIFamilyWindows2022 || family == AMIFamilyWindows2025
+}
 
 // WellKnownLabels returns the AWS provider's well-known labels: NodePools and pods may constrain
 // them, and the scheduler knows their values from the instance types. Add them to the core

@@ -328,15 +328,15 @@ func (in *EC2NodeClassSpec) DeepCopyInto(out *EC2NodeClassSpec) {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
-	if in.AssociatePublicIPAddress != nil {
-		in, out := &in.AssociatePublicIPAddress, &out.AssociatePublicIPAddress
-		*out = new(bool)
-		**out = **in
-	}
 	if in.PlacementGroupSelector != nil {
 		in, out := &in.PlacementGroupSelector, &out.PlacementGroupSelector
 		*out = new(PlacementGroupSelector)
 		(*in).DeepCopyInto(*out)
+	}
+	if in.AssociatePublicIPAddress != nil {
+		in, out := &in.AssociatePublicIPAddress, &out.AssociatePublicIPAddress
+		*out = new(bool)
+		**out = **in
 	}
 	if in.IPPrefixCount != nil {
 		in, out := &in.IPPrefixCount, &out.IPPrefixCount
@@ -414,15 +414,15 @@ func (in *EC2NodeClassSpec) DeepCopyInto(out *EC2NodeClassSpec) {
 		*out = new(MetadataOptions)
 		(*in).DeepCopyInto(*out)
 	}
-	if in.Context != nil {
-		in, out := &in.Context, &out.Context
-		*out = new(string)
-		**out = **in
-	}
 	if in.ConnectionTracking != nil {
 		in, out := &in.ConnectionTracking, &out.ConnectionTracking
 		*out = new(ConnectionTracking)
 		(*in).DeepCopyInto(*out)
+	}
+	if in.Context != nil {
+		in, out := &in.Context, &out.Context
+		*out = new(string)
+		**out = **in
 	}
 	if in.CPUOptions != nil {
 		in, out := &in.CPUOptions, &out.CPUOptions
