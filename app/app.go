@@ -22,6 +22,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/metrics"
 	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/kube"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
@@ -134,7 +135,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	sinks := []journal.Sink{journal.LogSink{Logger: opts.Logger}, journal.EventSink{Recorder: events}}
 	if opts.Registry != nil {
 		sinks = append(sinks, metrics.NewSink(opts.Registry))
-		opts.Registry.MustRegister(metrics.NewCollector(a.Cluster, a.InstanceType))
+		opts.Registry.MustRegister(metrics.NewCollector(a.Cluster, a.InstanceType, opts.Clock, karpv1.WellKnownLabels().Union(awsv1.WellKnownLabels()).UnsortedList()))
 	}
 	a.Journal = journal.New(opts.JournalSize, sinks...)
 	a.Executor = executor.New(mode, writer, a.cloud(), a.Journal, opts.Clock)

@@ -157,7 +157,7 @@ func explainPool(w *model.World, name string) render.Text {
 
 // allowances are what a NodePool's budgets allow now, per disruption reason.
 func allowances(w *model.World, np *karpv1.NodePool) []disruption.Allowance {
-	reasons := []karpv1.DisruptionReason{karpv1.DisruptionReasonUnderutilized, karpv1.DisruptionReasonEmpty, karpv1.DisruptionReasonDrifted}
+	reasons := karpv1.DisruptionReasons()
 	out := make([]disruption.Allowance, len(reasons))
 	for i, r := range reasons {
 		out[i] = disruption.Allowances(np, w.Snapshot.Nodes, r, w.Now)

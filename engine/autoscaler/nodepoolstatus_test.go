@@ -74,25 +74,75 @@ func TestNodePoolStatus(t *testing.T) {
 // usageMetric reads karpenter_nodepools_usage for a NodePool and resource (0 when absent).
 func usageMetric(t *testing.T, h *harness, pool, resource string) float64 {
 	t.Helper()
+	sum, _ := gauges(t, h, "karpenter_nodepools_usage", map[string]string{"nodepool": pool, "resource_type": resource})
+	return sum
+}
+
+// gauges sums a gauge family's series whose labels include want, and counts them.
+func gauges(t *testing.T, h *harness, family string, want map[string]string) (float64, int) {
+	t.Helper()
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(metrics.NewCollector(h.Cluster, func(string, string) *cloudprovider.InstanceType { return nil }))
+	reg.MustRegister(metrics.NewCollector(h.Cluster, func(string, string) *cloudprovider.InstanceType { return nil }, h.Clock, karpv1.WellKnownLabels().UnsortedList()))
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
+	sum, n := 0.0, 0
 	for _, f := range families {
-		if f.GetName() != "karpenter_nodepools_usage" {
+		if f.GetName() != family {
 			continue
 		}
+	series:
 		for _, m := range f.GetMetric() {
 			labels := map[string]string{}
 			for _, l := range m.GetLabel() {
 				labels[l.GetName()] = l.GetValue()
 			}
-			if labels["nodepool"] == pool && labels["resource_type"] == resource {
-				return m.GetGauge().GetValue()
+			for k, v := range want {
+				if labels[k] != v {
+					continue series
+				}
 			}
+			sum, n = sum+m.GetGauge().GetValue(), n+1
 		}
 	}
-	return 0
+	return sum, n
+}
+
+// TestNodeGauges: Karpenter's per-node gauges and the cluster's, from the same state the
+// autoscaler decides on.
+func TestNodeGauges(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default")
+	h.Deployment("web", 3, enginetest.Resources("1", "1Gi"))
+	h.Advance(time.Minute, time.Second)
+	nodes := h.managedNodes()
+	if len(nodes) == 0 {
+		t.Fatal("no nodes")
+	}
+	allocatable := 0.0
+	for _, sn := range nodes {
+		allocatable += sn.Node.Status.Allocatable.Cpu().AsApproximateFloat64()
+	}
+	for _, tc := range []struct {
+		family     string
+		labels     map[string]string
+		want       float64
+		wantSeries int
+	}{
+		{"karpenter_nodes_allocatable", map[string]string{"resource_type": "cpu", "managed": "true", "nodepool": "default"}, allocatable, len(nodes)},
+		{"karpenter_nodes_total_pod_requests", map[string]string{"resource_type": "cpu", "nodepool": "default"}, 3, len(nodes)},
+		{"karpenter_nodes_total_pod_requests", map[string]string{"resource_type": "memory"}, 3 * 1024 * 1024 * 1024, len(nodes)},
+		{"karpenter_cluster_state_node_count", nil, float64(len(nodes)), 1},
+		{"karpenter_nodepools_allowed_disruptions", map[string]string{"nodepool": "default", "reason": "Underutilized"}, 1, 1},
+		{"karpenter_nodepools_nodes_consuming_budgets", map[string]string{"nodepool": "default", "reason": "Drifted"}, 0, 1},
+	} {
+		got, series := gauges(t, h, tc.family, tc.labels)
+		if got != tc.want || series != tc.wantSeries {
+			t.Errorf("%s%v = %g over %d series, want %g over %d", tc.family, tc.labels, got, series, tc.want, tc.wantSeries)
+		}
+	}
+	if got, _ := gauges(t, h, "karpenter_cluster_utilization_percent", map[string]string{"resource_type": "cpu"}); got != 100*3/allocatable {
+		t.Errorf("cluster cpu utilization %g%%, want %g%%", got, 100*3/allocatable)
+	}
 }

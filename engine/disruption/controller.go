@@ -180,9 +180,31 @@ func (c *Controller) recordBlocks(p *pass, cmd *Command) {
 			c.journal.Unblock(name)
 			continue
 		}
-		c.journal.Block(name, journal.Entry{Time: p.now, Reason: b.reason, Message: name + ": " + b.message, Until: b.until,
-			NodePool: sn.NodePool(), NodeClaims: []string{sn.NodeClaim.Name}})
+		e := journal.Entry{Time: p.now, Reason: b.reason, Message: name + ": " + b.message, Until: b.until,
+			NodePool: sn.NodePool(), NodeClaims: []string{sn.NodeClaim.Name}}
+		// As Karpenter, tell it on the node and the NodeClaim (the journal records it, and so the
+		// events, only when the reason changes).
+		ev := journal.Event{Type: corev1.EventTypeNormal, Reason: blockedEventReason(b.reason), Message: b.message}
+		if sn.Node != nil {
+			ev.Object = sn.Node
+			e.Events = append(e.Events, ev)
+		}
+		ev.Object = sn.NodeClaim
+		e.Events = append(e.Events, ev)
+		c.journal.Block(name, e)
 	}
+}
+
+// blockedEventReason is Karpenter's event reason for a node not disrupted: Unconsolidatable when
+// consolidating it would not pay or cannot be done yet, DisruptionBlocked when a rule or its state
+// forbids any disruption.
+func blockedEventReason(blocked string) string {
+	switch blocked {
+	case BlockedNeedsReplacements, BlockedNoCheaperType, BlockedSpotToSpot, BlockedPodsCannotMove, BlockedPolicy,
+		BlockedUnknownPrice, BlockedValidationRejected, BlockedConsolidateAfter:
+		return "Unconsolidatable"
+	}
+	return "DisruptionBlocked"
 }
 
 // validate checks a consolidation decision again once ValidationDelay passed: the candidates
@@ -255,6 +277,7 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 	decided.Decision = cmd.Decision()
 	c.journal.Record(decided)
 	var created []string
+	var launching []journal.Event
 	for _, r := range cmd.Replacements {
 		np := c.cluster.Snapshot().NodePool(r.NodePool)
 		if np == nil {
@@ -265,6 +288,8 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 			return c.rollback(ctx, cmd, fmt.Errorf("creating a replacement: %w", err), now)
 		}
 		created = append(created, nc.Name)
+		launching = append(launching, journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionLaunching",
+			Message: "Launching NodeClaim: " + string(cmd.Reason)})
 		c.cluster.Nominate(nc.Name, now.Add(c.opts.ReplacementTimeout))
 	}
 	if len(created) == 0 {
@@ -272,7 +297,7 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 	}
 	c.inflight = &inflight{cmd: cmd, replacements: created, started: now}
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Method: cmd.Method, Reason: ReasonReplacementsLaunched, NodeClaims: created,
-		Nodes: cmd.Nodes(), Message: fmt.Sprintf("launched replacement nodeclaim(s) %v; waiting for them to initialize", created)})
+		Nodes: cmd.Nodes(), Message: fmt.Sprintf("launched replacement nodeclaim(s) %v; waiting for them to initialize", created), Events: launching})
 	return nil
 }
 
@@ -413,7 +438,16 @@ func (c *Controller) entry(cmd *Command, now time.Time, msg string, dryRun bool)
 		Nodes: cmd.Nodes(), NodeClaims: claimNames(cmd), Pods: cmd.Pods(), Replacements: cmd.ReplacementTypes(),
 		PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter, DryRun: dryRun}
 	if len(cmd.Candidates) > 0 {
-		e.NodePool = cmd.Candidates[0].NodePool.Name
+		first := cmd.Candidates[0]
+		e.NodePool, e.CapacityType, e.Zone = first.NodePool.Name, first.CapacityType, first.Zone
+	}
+	for _, cand := range cmd.Candidates {
+		if cand.CapacityType != e.CapacityType {
+			e.CapacityType = ""
+		}
+		if cand.Zone != e.Zone {
+			e.Zone = ""
+		}
 	}
 	return e
 }

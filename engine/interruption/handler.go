@@ -3,6 +3,7 @@ package interruption
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -32,8 +33,10 @@ func (h *Handler) Run(ctx context.Context, source cloudprovider.Interruptions) e
 	return source.Run(ctx, h.Handle)
 }
 
-// eventReasons are the Kubernetes event reasons Karpenter records per interruption kind.
-func eventReason(kind cloudprovider.InterruptionKind, detail string) (reason, eventType string) {
+// EventReason is the Kubernetes event reason and type Karpenter records on the NodeClaim and
+// node of an interruption of this kind (for a state change, its detail tells a stop from a
+// termination).
+func EventReason(kind cloudprovider.InterruptionKind, detail string) (reason, eventType string) {
 	switch kind {
 	case cloudprovider.SpotInterruption:
 		return "SpotInterrupted", corev1.EventTypeWarning
@@ -42,7 +45,7 @@ func eventReason(kind cloudprovider.InterruptionKind, detail string) (reason, ev
 	case cloudprovider.ScheduledChange:
 		return "InstanceUnhealthy", corev1.EventTypeWarning
 	case cloudprovider.CapacityReservationInterruption:
-		return "CapacityReservationInterrupted", corev1.EventTypeWarning
+		return "CapacityReservationInstanceInterrupted", corev1.EventTypeWarning
 	}
 	if detail == "stopping" || detail == "stopped" {
 		return "InstanceStopping", corev1.EventTypeWarning
@@ -61,7 +64,7 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 			break
 		}
 	}
-	reason, eventType := eventReason(ev.Kind, ev.Detail)
+	reason, eventType := EventReason(ev.Kind, ev.Detail)
 	entry := journal.Entry{Time: h.clock.Now(), Kind: journal.KindInterruption, Method: "Interruption", Reason: string(ev.Kind), Until: ev.Deadline,
 		MessageType: ev.MessageType(), DryRun: h.exec.DryRun()}
 	if target == nil {
@@ -99,6 +102,13 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 	}
 	entry.Message = fmt.Sprintf("%s nodeclaim %s: %s for %s, draining %d pod(s) before %s", verb, nc.Name, ev.Kind, ev.InstanceID,
 		len(entry.Pods), deadlineText(ev))
+	if err == nil {
+		// As Karpenter, say on the NodeClaim and node that the interruption is why they go.
+		for _, e := range slices.Clone(entry.Events) {
+			entry.Events = append(entry.Events, journal.Event{Object: e.Object, Type: corev1.EventTypeWarning, Reason: "TerminatingOnInterruption",
+				Message: fmt.Sprintf("Interruption triggered termination (%s)", ev.Kind)})
+		}
+	}
 	h.journal.Record(entry)
 	if err != nil {
 		return fmt.Errorf("deleting nodeclaim %s for %s: %w", nc.Name, ev.Kind, err)

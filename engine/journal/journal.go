@@ -48,6 +48,10 @@ type Entry struct {
 	NodeClaims []string `json:",omitempty"`
 	Nodes      []string `json:",omitempty"`
 	Pods       []string `json:",omitempty"`
+	// CapacityType and Zone are those of the entry's nodes, when they share one (for Karpenter's
+	// metric labels).
+	CapacityType string `json:",omitempty"`
+	Zone         string `json:",omitempty"`
 	// Decision is "delete" or "replace" on the entry recording a disruption decision.
 	Decision string `json:",omitempty"`
 	// Replacements are the instance types a disruption replaces its nodes with.

@@ -209,7 +209,8 @@ func (c *Controller) register(ctx context.Context, sn *state.Node) error {
 	}); err != nil || !changed {
 		return err
 	}
-	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindRegistration, Reason: "Registered", NodeClaims: []string{nc.Name},
+	capacityType, zone := sn.Placement()
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindRegistration, Reason: "Registered", NodeClaims: []string{nc.Name}, CapacityType: capacityType, Zone: zone,
 		Nodes: []string{sn.Node.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("registered nodeclaim %s as node %s", nc.Name, sn.Node.Name)})
 	return nil
 }
@@ -353,8 +354,9 @@ func expiredAt(nc *karpv1.NodeClaim, now time.Time) (bool, time.Time) {
 // waiting for budgets (its termination grace period bounds the drain).
 func (c *Controller) expire(ctx context.Context, sn *state.Node, at time.Time) error {
 	nc := sn.NodeClaim
+	capacityType, zone := sn.Placement()
 	return c.deleteThen(ctx, nc, "(expired)", journal.Entry{Time: c.clock.Now(), Kind: journal.KindDisruption, Method: "Expiration", Reason: "Expired",
-		NodeClaims: []string{nc.Name}, Nodes: nodeNames(sn), NodePool: sn.NodePool(), Pods: podNames(sn.Pods),
+		CapacityType: capacityType, Zone: zone, NodeClaims: []string{nc.Name}, Nodes: nodeNames(sn), NodePool: sn.NodePool(), Pods: podNames(sn.Pods),
 		Message: fmt.Sprintf("deleting expired nodeclaim %s (expireAfter %s reached at %s)", nc.Name, nc.Spec.ExpireAfter.String(), at.UTC().Format(time.RFC3339)),
 		Events:  []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionTerminating", Message: "Disrupting NodeClaim: Expired"}}})
 }

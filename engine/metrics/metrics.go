@@ -4,38 +4,64 @@ import (
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/cost"
+	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
-// Sink turns journal entries into counters.
+// Sink turns journal entries into counters: Karpenter's families, with Karpenter's labels and
+// label values, and nodepilot's own where Karpenter has none. It is their prometheus.Collector.
 type Sink struct {
-	created, launched, registered, initialized, terminated *prometheus.CounterVec
-	disrupted, decisions, interruptions, blocked, entries  *prometheus.CounterVec
+	created, terminated, disrupted, nodesCreated, nodesTerminated *prometheus.CounterVec
+	decisions, decisionsByPool, interruptions                     *prometheus.CounterVec
+	launched, registered, initialized, blocked, entries           *prometheus.CounterVec
 }
 
 // NewSink registers the counters on reg.
 func NewSink(reg prometheus.Registerer) *Sink {
 	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
-		c := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
-		reg.MustRegister(c)
-		return c
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
 	}
-	return &Sink{
-		created:       counter("karpenter_nodeclaims_created_total", "NodeClaims created, by NodePool and reason.", "nodepool", "reason"),
-		launched:      counter("karpenter_nodeclaims_launched_total", "NodeClaims launched, by NodePool.", "nodepool"),
-		registered:    counter("karpenter_nodeclaims_registered_total", "NodeClaims registered, by NodePool.", "nodepool"),
-		initialized:   counter("karpenter_nodeclaims_initialized_total", "NodeClaims initialized, by NodePool.", "nodepool"),
-		terminated:    counter("karpenter_nodeclaims_terminated_total", "NodeClaims terminated, by NodePool.", "nodepool"),
-		disrupted:     counter("karpenter_nodeclaims_disrupted_total", "NodeClaims disrupted, by NodePool and reason.", "nodepool", "reason"),
-		decisions:     counter("karpenter_voluntary_disruption_decisions_total", "Disruption decisions, by decision, reason and consolidation type.", "decision", "reason", "consolidation_type"),
-		interruptions: counter("karpenter_interruption_received_messages_total", "Interruption messages received, by type.", "message_type"),
-		blocked:       counter("nodepilot_disruption_blocked_total", "Times a node was found not disruptable, by reason.", "reason"),
-		entries:       counter("nodepilot_journal_entries_total", "Journal entries, by kind and reason.", "kind", "reason"),
+	s := &Sink{
+		created:         counter("karpenter_nodeclaims_created_total", "NodeClaims created, by reason and NodePool.", "reason", "nodepool", "min_values_relaxed"),
+		terminated:      counter("karpenter_nodeclaims_terminated_total", "NodeClaims terminated, by NodePool, capacity type and zone.", "nodepool", "capacity_type", "zone"),
+		disrupted:       counter("karpenter_nodeclaims_disrupted_total", "NodeClaims disrupted, by reason, NodePool and capacity type.", "reason", "nodepool", "capacity_type"),
+		nodesCreated:    counter("karpenter_nodes_created_total", "Nodes registered, by NodePool and zone.", "nodepool", "zone"),
+		nodesTerminated: counter("karpenter_nodes_terminated_total", "Nodes terminated, by NodePool and zone.", "nodepool", "zone"),
+		decisions:       counter("karpenter_voluntary_disruption_decisions_total", "Disruption decisions, by decision, reason and consolidation type.", "decision", "reason", "consolidation_type"),
+		decisionsByPool: counter("karpenter_voluntary_disruption_decisions_by_nodepool_total", "Disruption decisions, by NodePool, decision, reason and consolidation type.", "nodepool", "decision", "reason", "consolidation_type"),
+		interruptions:   counter("karpenter_interruption_received_messages_total", "Interruption messages received, by type.", "message_type"),
+		launched:        counter("nodepilot_nodeclaims_launched_total", "NodeClaims launched, by NodePool.", "nodepool"),
+		registered:      counter("nodepilot_nodeclaims_registered_total", "NodeClaims registered, by NodePool.", "nodepool"),
+		initialized:     counter("nodepilot_nodeclaims_initialized_total", "NodeClaims initialized, by NodePool.", "nodepool"),
+		blocked:         counter("nodepilot_disruption_blocked_total", "Times a node was found not disruptable, by reason.", "reason"),
+		entries:         counter("nodepilot_journal_entries_total", "Journal entries, by kind and reason.", "kind", "reason"),
+	}
+	reg.MustRegister(s)
+	return s
+}
+
+func (s *Sink) all() []*prometheus.CounterVec {
+	return []*prometheus.CounterVec{s.created, s.terminated, s.disrupted, s.nodesCreated, s.nodesTerminated,
+		s.decisions, s.decisionsByPool, s.interruptions, s.launched, s.registered, s.initialized, s.blocked, s.entries}
+}
+
+// Describe implements prometheus.Collector.
+func (s *Sink) Describe(ch chan<- *prometheus.Desc) {
+	for _, c := range s.all() {
+		c.Describe(ch)
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (s *Sink) Collect(ch chan<- prometheus.Metric) {
+	for _, c := range s.all() {
+		c.Collect(ch)
 	}
 }
 
@@ -48,7 +74,8 @@ func (s *Sink) Observe(e journal.Entry) {
 	switch e.Kind {
 	case journal.KindProvisioning:
 		if e.Reason == "NodeClaimCreated" {
-			s.created.WithLabelValues(e.NodePool, "provisioning").Inc()
+			// nodepilot never relaxes minValues, so min_values_relaxed is always false.
+			s.created.WithLabelValues("provisioned", e.NodePool, "false").Inc()
 		}
 	case journal.KindLaunch:
 		if e.Reason == "Launched" {
@@ -56,11 +83,15 @@ func (s *Sink) Observe(e journal.Entry) {
 		}
 	case journal.KindRegistration:
 		s.registered.WithLabelValues(e.NodePool).Inc()
+		s.nodesCreated.WithLabelValues(e.NodePool, e.Zone).Inc()
 	case journal.KindInitialization:
 		s.initialized.WithLabelValues(e.NodePool).Inc()
 	case journal.KindTermination:
 		if e.Reason == "Terminated" {
-			s.terminated.WithLabelValues(e.NodePool).Inc()
+			s.terminated.WithLabelValues(e.NodePool, e.CapacityType, e.Zone).Inc()
+			if len(e.Nodes) > 0 {
+				s.nodesTerminated.WithLabelValues(e.NodePool, e.Zone).Inc()
+			}
 		}
 	case journal.KindInterruption:
 		if e.MessageType != "" { // not the queue's own errors
@@ -71,18 +102,31 @@ func (s *Sink) Observe(e journal.Entry) {
 	case journal.KindDisruption:
 		switch {
 		case e.Decision != "":
-			// Karpenter's reason label is the disruption reason in lower case (underutilized, empty, drifted).
-			s.decisions.WithLabelValues(e.Decision, strings.ToLower(e.Reason), consolidationType(e.Method)).Inc()
+			reason, kind := disruptionReason(e.Method), consolidationType(e.Method)
+			s.decisions.WithLabelValues(e.Decision, reason, kind).Inc()
+			s.decisionsByPool.WithLabelValues(e.NodePool, e.Decision, reason, kind).Inc()
 		case e.Reason == "CandidatesDeleted" || e.Method == "Expiration":
-			reason := e.Reason
-			if e.Method == "Expiration" {
-				reason = "Expired"
-			}
-			s.disrupted.WithLabelValues(e.NodePool, reason).Add(float64(len(e.NodeClaims)))
+			s.disrupted.WithLabelValues(disruptionReason(e.Method), e.NodePool, e.CapacityType).Add(float64(len(e.NodeClaims)))
 		case e.Reason == "ReplacementsLaunched":
-			s.created.WithLabelValues(e.NodePool, "disruption").Add(float64(len(e.NodeClaims)))
+			s.created.WithLabelValues(disruptionReason(e.Method), e.NodePool, "false").Add(float64(len(e.NodeClaims)))
 		}
 	}
+}
+
+// disruptionReason is Karpenter's reason label of a disruption method: the disruption reason in
+// lower case.
+func disruptionReason(method string) string {
+	switch method {
+	case "MultiNodeConsolidation", "SingleNodeConsolidation":
+		return "underutilized"
+	case "Emptiness":
+		return "empty"
+	case "Drift":
+		return "drifted"
+	case "Expiration":
+		return "expired"
+	}
+	return strings.ToLower(method)
 }
 
 func consolidationType(method string) string {
@@ -99,26 +143,34 @@ func consolidationType(method string) string {
 
 // Collector computes gauges from a snapshot at each scrape.
 type Collector struct {
-	cluster                                   *state.Cluster
-	types                                     cost.Types
-	usage, limit, nodes, cost, fleet, pending *prometheus.Desc
+	cluster                                *state.Cluster
+	types                                  cost.Types
+	clock                                  clock.PassiveClock
+	usage, limit, cost, allowed, consuming *prometheus.Desc
+	nodeCount, nodes, fleet, pending       *prometheus.Desc
+	perNode                                *nodeGauges
 }
 
-// NewCollector returns a collector over the cluster state; types prices nodes.
-func NewCollector(cluster *state.Cluster, types cost.Types) *Collector {
-	return &Collector{cluster: cluster, types: types,
-		usage:   prometheus.NewDesc("karpenter_nodepools_usage", "Resources held by a NodePool's nodes.", []string{"nodepool", "resource_type"}, nil),
-		limit:   prometheus.NewDesc("karpenter_nodepools_limit", "A NodePool's limits.", []string{"nodepool", "resource_type"}, nil),
-		nodes:   prometheus.NewDesc("nodepilot_nodes", "Nodes by NodePool and capacity type.", []string{"nodepool", "capacity_type"}, nil),
-		cost:    prometheus.NewDesc("nodepilot_nodepool_cost_per_hour", "What a NodePool's nodes cost, in US dollars per hour.", []string{"nodepool", "synthetic"}, nil),
-		fleet:   prometheus.NewDesc("nodepilot_fleet_cost_per_hour", "What every node costs, in US dollars per hour.", []string{"synthetic"}, nil),
-		pending: prometheus.NewDesc("nodepilot_pods_pending", "Pods waiting for capacity.", nil, nil),
+// NewCollector returns a collector over the cluster state; types prices nodes, clock tells the
+// budgets' schedules and the nodes' ages, wellKnown are the label keys the per-node gauges carry
+// (Karpenter's well-known labels and the provider's).
+func NewCollector(cluster *state.Cluster, types cost.Types, clock clock.PassiveClock, wellKnown []string) *Collector {
+	return &Collector{cluster: cluster, types: types, clock: clock, perNode: newNodeGauges(wellKnown),
+		usage:     prometheus.NewDesc("karpenter_nodepools_usage", "Resources held by a NodePool's nodes.", []string{"nodepool", "resource_type"}, nil),
+		limit:     prometheus.NewDesc("karpenter_nodepools_limit", "A NodePool's limits.", []string{"nodepool", "resource_type"}, nil),
+		cost:      prometheus.NewDesc("karpenter_nodepools_cost_total", "What a NodePool's nodes cost, in US dollars per hour.", []string{"nodepool"}, nil),
+		allowed:   prometheus.NewDesc("karpenter_nodepools_allowed_disruptions", "How many of a NodePool's nodes its budgets let be disrupted now, by reason.", []string{"nodepool", "reason"}, nil),
+		consuming: prometheus.NewDesc("karpenter_nodepools_nodes_consuming_budgets", "How many of a NodePool's nodes are being disrupted, by reason.", []string{"nodepool", "reason"}, nil),
+		nodeCount: prometheus.NewDesc("karpenter_cluster_state_node_count", "Nodes in the cluster state.", nil, nil),
+		nodes:     prometheus.NewDesc("nodepilot_nodes", "Nodes by NodePool and capacity type.", []string{"nodepool", "capacity_type"}, nil),
+		fleet:     prometheus.NewDesc("nodepilot_fleet_cost_per_hour", "What every node costs, in US dollars per hour.", []string{"synthetic"}, nil),
+		pending:   prometheus.NewDesc("nodepilot_pods_pending", "Pods waiting for capacity.", nil, nil),
 	}
 }
 
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.usage, c.limit, c.nodes, c.cost, c.fleet, c.pending} {
+	for _, d := range append([]*prometheus.Desc{c.usage, c.limit, c.cost, c.allowed, c.consuming, c.nodeCount, c.nodes, c.fleet, c.pending}, c.perNode.descs()...) {
 		ch <- d
 	}
 }
@@ -132,14 +184,21 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 			count[[2]string{pool, sn.Labels()[karpv1.CapacityTypeLabelKey]}]++
 		}
 	}
+	ch <- prometheus.MustNewConstMetric(c.nodeCount, prometheus.GaugeValue, float64(len(snap.Nodes)))
 	for pool, u := range snap.PoolUsage() {
 		for name, q := range u.Capacity {
 			ch <- prometheus.MustNewConstMetric(c.usage, prometheus.GaugeValue, q.AsApproximateFloat64(), pool, string(name))
 		}
 	}
+	now := c.clock.Now()
 	for _, np := range snap.NodePools {
 		for name, q := range np.Spec.Limits {
 			ch <- prometheus.MustNewConstMetric(c.limit, prometheus.GaugeValue, q.AsApproximateFloat64(), np.Name, string(name))
+		}
+		for _, reason := range karpv1.DisruptionReasons() {
+			a := disruption.Allowances(np, snap.Nodes, reason, now)
+			ch <- prometheus.MustNewConstMetric(c.allowed, prometheus.GaugeValue, float64(a.Allowed), np.Name, string(reason))
+			ch <- prometheus.MustNewConstMetric(c.consuming, prometheus.GaugeValue, float64(a.Disrupting), np.Name, string(reason))
 		}
 	}
 	for k, n := range count {
@@ -148,7 +207,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	fleet := cost.FleetOf(snap, c.types)
 	for pool, s := range fleet.ByNodePool {
 		if pool != "" {
-			ch <- prometheus.MustNewConstMetric(c.cost, prometheus.GaugeValue, s.PerHour, pool, boolLabel(s.Synthetic))
+			ch <- prometheus.MustNewConstMetric(c.cost, prometheus.GaugeValue, s.PerHour, pool)
 		}
 	}
 	ch <- prometheus.MustNewConstMetric(c.fleet, prometheus.GaugeValue, fleet.Total.PerHour, boolLabel(fleet.Total.Synthetic))
@@ -159,6 +218,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	ch <- prometheus.MustNewConstMetric(c.pending, prometheus.GaugeValue, float64(pending))
+	c.perNode.collect(ch, snap, now)
 }
 
 func boolLabel(b bool) string {

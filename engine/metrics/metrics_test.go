@@ -64,6 +64,33 @@ func TestCountsAsKarpenterCountsThem(t *testing.T) {
 			{Kind: journal.KindInterruption, Reason: "StateChange", MessageType: "instance_stopped"},
 			{Kind: journal.KindInterruption, Reason: "Error", Message: "interruption queue: access denied"},
 		}, map[string]float64{"message_type=spot_interrupted": 2, "message_type=instance_stopped": 1}},
+		// Created NodeClaims count by Karpenter's reasons: provisioned, or the disruption reason of
+		// the replaced nodes.
+		{"created", "karpenter_nodeclaims_created_total", []journal.Entry{
+			{Kind: journal.KindProvisioning, Reason: "NodeClaimCreated", NodePool: "web"},
+			{Kind: journal.KindDisruption, Reason: "ReplacementsLaunched", Method: "Drift", NodePool: "web", NodeClaims: []string{"a", "b"}},
+		}, map[string]float64{
+			"min_values_relaxed=false,nodepool=web,reason=provisioned": 1,
+			"min_values_relaxed=false,nodepool=web,reason=drifted":     2,
+		}},
+		// Disrupted NodeClaims count per NodeClaim, by reason and capacity type.
+		{"disrupted", "karpenter_nodeclaims_disrupted_total", []journal.Entry{
+			{Kind: journal.KindDisruption, Reason: "CandidatesDeleted", Method: "MultiNodeConsolidation", NodePool: "web", CapacityType: "spot", NodeClaims: []string{"a", "b"}},
+			{Kind: journal.KindDisruption, Reason: "Expired", Method: "Expiration", NodePool: "web", CapacityType: "on-demand", NodeClaims: []string{"c"}},
+		}, map[string]float64{
+			"capacity_type=spot,nodepool=web,reason=underutilized": 2,
+			"capacity_type=on-demand,nodepool=web,reason=expired":  1,
+		}},
+		{"terminated", "karpenter_nodeclaims_terminated_total", []journal.Entry{
+			{Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web", CapacityType: "spot", Zone: "us-west-2a", NodeClaims: []string{"a"}, Nodes: []string{"n"}},
+			{Kind: journal.KindTermination, Reason: "Evicted", NodePool: "web"},
+		}, map[string]float64{"capacity_type=spot,nodepool=web,zone=us-west-2a": 1}},
+		{"nodes created", "karpenter_nodes_created_total", []journal.Entry{
+			{Kind: journal.KindRegistration, Reason: "Registered", NodePool: "web", Zone: "us-west-2b"},
+		}, map[string]float64{"nodepool=web,zone=us-west-2b": 1}},
+		{"decisions by nodepool", "karpenter_voluntary_disruption_decisions_by_nodepool_total", []journal.Entry{
+			{Kind: journal.KindDisruption, Method: "Emptiness", Reason: "Empty", Decision: "delete", NodePool: "web"},
+		}, map[string]float64{"consolidation_type=empty,decision=delete,nodepool=web,reason=empty": 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := counted(t, tc.family, tc.entries...)

@@ -141,6 +141,12 @@ func (n *Node) Labels() map[string]string {
 	return n.NodeClaim.Labels
 }
 
+// Placement is the node's capacity type and zone, from its labels.
+func (n *Node) Placement() (capacityType, zone string) {
+	labels := n.Labels()
+	return labels[karpv1.CapacityTypeLabelKey], labels[corev1.LabelTopologyZone]
+}
+
 // Taints are those that block scheduling now: the Node's, or, before it registers, the
 // NodeClaim's taints (its startup taints will be gone by the time pods land).
 func (n *Node) Taints() []corev1.Taint {

@@ -126,7 +126,9 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 		return err
 	}
 	c.journal.Unblock(sn.Name())
+	capacityType, zone := sn.Placement()
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "Terminated", NodeClaims: []string{nc.Name}, Nodes: nodeName(sn),
+		CapacityType: capacityType, Zone: zone,
 		NodePool: sn.NodePool(), Message: fmt.Sprintf("deleted nodeclaim %s (instance %s terminated)", nc.Name, nc.Status.ProviderID)})
 	return nil
 }

@@ -151,6 +151,11 @@ const (
 	DisruptionReasonDrifted       DisruptionReason = "Drifted"
 )
 
+// DisruptionReasons are the reasons budgets apply to, in Karpenter's order.
+func DisruptionReasons() []DisruptionReason {
+	return []DisruptionReason{DisruptionReasonUnderutilized, DisruptionReasonEmpty, DisruptionReasonDrifted}
+}
+
 // Limits bound the total resources of a NodePool's nodes, by resource name.
 type Limits corev1.ResourceList
 
