@@ -6,7 +6,8 @@
 #   hack/build-fidelity.sh       -> prints the folder: fidelity (the command), facts.json, crds/
 #
 # The fidelity tests (go test ./...) fail, naming this script, when the folder is missing.
-# A cold run takes about 5 minutes on 2 cores (toolchain and modules downloaded, then compiled).
+# A cold run takes about 8 minutes on 2 cores (484 s measured with empty module and build caches:
+# the toolchain and Karpenter's modules downloaded, then compiled and type-checked).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -32,6 +32,8 @@ type Facts struct {
 	Metrics []Metric `json:"metrics"`
 	// Events are the event reasons Karpenter's code records.
 	Events []Event `json:"events"`
+	// SchedulingSuite are the cases of Karpenter's provisioning and scheduling test suites.
+	SchedulingSuite []SuiteCase `json:"schedulingSuite"`
 }
 
 // Metric is one metric family as Karpenter defines it.
@@ -73,7 +75,7 @@ func writeFacts(dir string) error {
 		EC2NodeClassHashVersion: awsv1.EC2NodeClassHashVersion,
 		WellKnownLabels:         sets.List(karpv1.WellKnownLabels),
 	}
-	var crdDir string
+	var crdDir, coreDir string
 	var problems []string
 	for _, pkg := range pkgs {
 		if strings.Contains(pkg.PkgPath, "/test") || strings.HasSuffix(pkg.PkgPath, "/fake") {
@@ -85,15 +87,23 @@ func writeFacts(dir string) error {
 		if pkg.Module != nil && pkg.Module.Path == "github.com/aws/karpenter-provider-aws" {
 			facts.Version, crdDir = pkg.Module.Version, filepath.Join(pkg.Module.Dir, "pkg", "apis", "crds")
 		}
+		if pkg.Module != nil && pkg.Module.Path == "sigs.k8s.io/karpenter" {
+			coreDir = pkg.Module.Dir
+		}
 		m, e, p := scan(pkg)
 		facts.Metrics, facts.Events, problems = append(facts.Metrics, m...), append(facts.Events, e...), append(problems, p...)
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("reading Karpenter's code:\n  %s", strings.Join(problems, "\n  "))
 	}
-	if crdDir == "" {
-		return fmt.Errorf("the AWS provider's module was not loaded")
+	if crdDir == "" || coreDir == "" {
+		return fmt.Errorf("Karpenter's modules were not loaded")
 	}
+	suite, err := suiteCases(coreDir)
+	if err != nil {
+		return fmt.Errorf("reading Karpenter's scheduling suites: %w", err)
+	}
+	facts.SchedulingSuite = suite
 	sort.Slice(facts.Metrics, func(i, j int) bool { return facts.Metrics[i].Name < facts.Metrics[j].Name })
 	sort.Slice(facts.Events, func(i, j int) bool {
 		a, b := facts.Events[i], facts.Events[j]

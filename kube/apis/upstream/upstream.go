@@ -23,12 +23,20 @@ import (
 
 // Facts is what hack/fidelity read from Karpenter's code.
 type Facts struct {
-	Version                 string   `json:"version"`
-	NodePoolHashVersion     string   `json:"nodePoolHashVersion"`
-	EC2NodeClassHashVersion string   `json:"ec2NodeClassHashVersion"`
-	WellKnownLabels         []string `json:"wellKnownLabels"`
-	Metrics                 []Metric `json:"metrics"`
-	Events                  []Event  `json:"events"`
+	Version                 string      `json:"version"`
+	NodePoolHashVersion     string      `json:"nodePoolHashVersion"`
+	EC2NodeClassHashVersion string      `json:"ec2NodeClassHashVersion"`
+	WellKnownLabels         []string    `json:"wellKnownLabels"`
+	Metrics                 []Metric    `json:"metrics"`
+	Events                  []Event     `json:"events"`
+	SchedulingSuite         []SuiteCase `json:"schedulingSuite"`
+}
+
+// SuiteCase is one case of Karpenter's provisioning and scheduling suites, named by its
+// Describe and Context path ("Scheduling / Binpacking / should pack nodes tightly").
+type SuiteCase struct {
+	File string `json:"file"`
+	Name string `json:"name"`
 }
 
 // Metric is one of Karpenter's metric families.

@@ -1,0 +1,513 @@
+package scheduling
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	"github.com/nodepilot/nodepilot/kube/apis/upstream"
+)
+
+// This file restates cases of Karpenter's own provisioning and scheduling suites
+// (sigs.k8s.io/karpenter pkg/controllers/provisioning) over nodepilot's engine: each case names
+// the Karpenter case it restates, as Karpenter's suite names it, and checks the same outcome.
+
+// world is the instance types the restated cases run on: the synthetic amd64 types, and arm64
+// copies of the first four at a tenth more.
+func world() []*cloudprovider.InstanceType {
+	amd := syntheticTypes(16)
+	out := slices.Clone(amd)
+	for _, it := range amd[:4] {
+		arm := *it
+		arm.Name = "arm-" + it.Name
+		arm.Offerings = nil
+		for _, o := range it.Offerings {
+			o.Price *= 1.1
+			arm.Offerings = append(arm.Offerings, o)
+		}
+		arm.Requirements = requirements.FromLabels(map[string]string{
+			corev1.LabelInstanceTypeStable: arm.Name,
+			corev1.LabelArchStable:         "arm64",
+			corev1.LabelOSStable:           "linux",
+			"size":                         it.Requirements.Get("size").Any(),
+		}).Add(it.Requirements.Get(zoneKey), it.Requirements.Get(ctKey))
+		out = append(out, &arm)
+	}
+	return out
+}
+
+// solve runs the engine with Karpenter's well-known labels, and the synthetic "size" label as
+// one (it stands for Karpenter's integer test label).
+func solve(pools []NodePool, pods []*corev1.Pod, opts ...func(*Input)) *Results {
+	in := &Input{NodePools: pools, Pods: pods, WellKnownLabels: append(karpv1.WellKnownLabels().UnsortedList(), "size")}
+	for _, o := range opts {
+		o(in)
+	}
+	return Solve(in)
+}
+
+func scheduledCount(r *Results) int { return len(placement(r)) }
+
+// expect checks how many pods were placed, left unschedulable, and how many NodeClaims opened.
+func expect(t *testing.T, r *Results, placed, unschedulable, nodeClaims int) {
+	t.Helper()
+	if got := scheduledCount(r); got != placed || len(r.Unschedulable) != unschedulable || len(r.NewNodeClaims) != nodeClaims {
+		t.Fatalf("placed %d, unschedulable %d, nodeclaims %d; want %d, %d, %d", got, len(r.Unschedulable), len(r.NewNodeClaims), placed, unschedulable, nodeClaims)
+	}
+}
+
+// labelled is a NodePool that puts the given labels on its nodes.
+func labelled(name string, its []*cloudprovider.InstanceType, labels map[string]string) NodePool {
+	np := pool(name, 0, its)
+	np.Labels = labels
+	for k, v := range labels {
+		np.Requirements = np.Requirements.Add(requirements.New(k, corev1.NodeSelectorOpIn, v))
+	}
+	return np
+}
+
+func withRequired(key string, op corev1.NodeSelectorOperator, values ...string) podOption {
+	return withRequiredNodeAffinityTerms([]corev1.NodeSelectorRequirement{{Key: key, Operator: op, Values: values}})
+}
+
+func cpuDaemonSet(name, cpu string, tolerations ...corev1.Toleration) *appsv1.DaemonSet {
+	return &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "kube-system"},
+		Spec: appsv1.DaemonSetSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Tolerations: tolerations,
+			Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}}}}}}}
+}
+
+// zonesOf counts the placed pods per zone of their NodeClaim's offering.
+func zonesOf(r *Results) map[string]int {
+	out := map[string]int{}
+	for _, nc := range r.NewNodeClaims {
+		out[nc.Offering.Zone] += len(nc.Pods)
+	}
+	return out
+}
+
+const testKey, testValue = "test-key", "test-value"
+
+// karpenterCases are the restated cases, by the name Karpenter's suites give them.
+var karpenterCases = map[string]func(t *testing.T){
+	"Provisioning / should provision nodes": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "1", "")), 1, 0, 1)
+	},
+	"Provisioning / Should provision nodes for multiple pods": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(3, "p", "1", "")), 3, 0, 1)
+	},
+	"Provisioning / should mark pod as unschedulable if there are no valid nodepools": func(t *testing.T) {
+		expect(t, solve(nil, pods(1, "p", "1", "")), 0, 1, 0)
+	},
+	"Provisioning / should provision nodes for pods with supported node selectors": func(t *testing.T) {
+		pools := []NodePool{pool("default", 0, world())}
+		for _, sel := range [][]string{{karpv1.NodePoolLabelKey, "default"}, {zoneKey, "test-zone-2"}, {corev1.LabelArchStable, "arm64"},
+			{corev1.LabelOSStable, "linux"}, {corev1.LabelInstanceTypeStable, "fake-4"}, {ctKey, od}} {
+			t.Run(sel[0], func(t *testing.T) {
+				expect(t, solve(pools, []*corev1.Pod{pod("p", "1", "", withNodeSelector(sel...))}), 1, 0, 1)
+			})
+		}
+	},
+	"Provisioning / should provision multiple nodes when maxPods is set": func(t *testing.T) {
+		// fake-1 holds 10 pods.
+		expect(t, solve([]NodePool{pool("default", 0, syntheticTypes(1))}, pods(15, "p", "10m", "")), 15, 0, 2)
+	},
+	"Provisioning / Resource Limits / should not schedule when limits are exceeded": func(t *testing.T) {
+		np := pool("default", 0, world())
+		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("20")}
+		np.Usage = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100")}
+		expect(t, solve([]NodePool{np}, pods(1, "p", "1", "")), 0, 1, 0)
+	},
+	"Provisioning / Resource Limits / should schedule if limits would be met": func(t *testing.T) {
+		np := pool("default", 0, world())
+		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		expect(t, solve([]NodePool{np}, pods(1, "p", "1", "")), 1, 0, 1)
+	},
+	"Provisioning / Resource Limits / should partially schedule if limits would be exceeded": func(t *testing.T) {
+		// Room for one 2-CPU node: the pod that one-per-node keeps apart from it waits.
+		np := pool("default", 0, world())
+		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		ps := pods(2, "p", "1500m", "", withLabels("app", "x"), withAntiAffinity(corev1.LabelHostname, map[string]string{"app": "x"}))
+		expect(t, solve([]NodePool{np}, ps), 1, 1, 1)
+	},
+	"Provisioning / Resource Limits / should not schedule if limits would be exceeded (node)": func(t *testing.T) {
+		np := pool("default", 0, world())
+		np.Limits = corev1.ResourceList{karpv1.ResourceNodes: resource.MustParse("1")}
+		np.Usage = corev1.ResourceList{karpv1.ResourceNodes: resource.MustParse("1")}
+		expect(t, solve([]NodePool{np}, pods(1, "p", "1", "")), 0, 1, 0)
+	},
+	"Provisioning / Daemonsets / should account for daemonsets": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "1", ""), func(in *Input) {
+			in.DaemonSets = []*appsv1.DaemonSet{cpuDaemonSet("ds", "1")}
+		})
+		expect(t, r, 1, 0, 1)
+		// 1 + 1 + 100m reserved: three CPUs.
+		if got := r.NewNodeClaims[0].InstanceType.Name; got != "fake-3" {
+			t.Errorf("launches %s, want fake-3", got)
+		}
+	},
+	"Provisioning / Daemonsets / should not schedule if daemonset overhead is too large": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "1", ""), func(in *Input) {
+			in.DaemonSets = []*appsv1.DaemonSet{cpuDaemonSet("ds", "16")}
+		})
+		expect(t, r, 0, 1, 0)
+	},
+	"Provisioning / Daemonsets / should ignore daemonsets without matching tolerations": func(t *testing.T) {
+		np := pool("default", 0, world())
+		np.Taints = []corev1.Taint{{Key: "foo", Value: "bar", Effect: corev1.TaintEffectNoSchedule}}
+		r := solve([]NodePool{np}, pods(1, "p", "1", "", withToleration("foo", "bar", corev1.TaintEffectNoSchedule)), func(in *Input) {
+			in.DaemonSets = []*appsv1.DaemonSet{cpuDaemonSet("ds", "1")}
+		})
+		expect(t, r, 1, 0, 1)
+		if got := r.NewNodeClaims[0].InstanceType.Name; got != "fake-2" {
+			t.Errorf("launches %s, want fake-2 (the DaemonSet does not run there)", got)
+		}
+	},
+	"Provisioning / Daemonsets / should consider a daemonset schedulable with a PreferNoSchedule taint": func(t *testing.T) {
+		np := pool("default", 0, world())
+		np.Taints = []corev1.Taint{{Key: "foo", Value: "bar", Effect: corev1.TaintEffectPreferNoSchedule}}
+		r := solve([]NodePool{np}, pods(1, "p", "1", ""), func(in *Input) {
+			in.DaemonSets = []*appsv1.DaemonSet{cpuDaemonSet("ds", "1")}
+		})
+		expect(t, r, 1, 0, 1)
+		if got := r.NewNodeClaims[0].DaemonSetOverhead.Cpu().String(); got != "1" {
+			t.Errorf("daemonset overhead %s, want 1", got)
+		}
+	},
+	"Provisioning / Taints / should schedule pods that tolerate taints": func(t *testing.T) {
+		np := pool("default", 0, world())
+		np.Taints = []corev1.Taint{{Key: "nvidia.com/gpu", Value: "true", Effect: corev1.TaintEffectNoSchedule}}
+		expect(t, solve([]NodePool{np}, pods(1, "p", "1", "", withToleration("nvidia.com/gpu", "true", corev1.TaintEffectNoSchedule))), 1, 0, 1)
+		expect(t, solve([]NodePool{np}, pods(1, "p", "1", "")), 0, 1, 0)
+	},
+	"Provisioning / Multiple NodePools / should schedule to an explicitly selected NodePool": func(t *testing.T) {
+		r := solve([]NodePool{pool("a", 0, world()), pool("b", 0, world())}, []*corev1.Pod{pod("p", "1", "", withNodeSelector(karpv1.NodePoolLabelKey, "b"))})
+		expect(t, r, 1, 0, 1)
+		if r.NewNodeClaims[0].NodePool != "b" {
+			t.Errorf("nodepool %s, want b", r.NewNodeClaims[0].NodePool)
+		}
+	},
+	"Provisioning / Multiple NodePools / should schedule to a NodePool by labels": func(t *testing.T) {
+		r := solve([]NodePool{pool("a", 0, world()), labelled("b", world(), map[string]string{"foo": "bar"})}, []*corev1.Pod{pod("p", "1", "", withNodeSelector("foo", "bar"))})
+		expect(t, r, 1, 0, 1)
+		if r.NewNodeClaims[0].NodePool != "b" {
+			t.Errorf("nodepool %s, want b", r.NewNodeClaims[0].NodePool)
+		}
+	},
+	"Provisioning / Multiple NodePools / should not match NodePool with PreferNoSchedule taint when other NodePool match": func(t *testing.T) {
+		tainted := pool("a-tainted", 0, world())
+		tainted.Taints = []corev1.Taint{{Key: "foo", Value: "bar", Effect: corev1.TaintEffectPreferNoSchedule}}
+		r := solve([]NodePool{tainted, pool("b", 0, world())}, pods(1, "p", "1", ""))
+		expect(t, r, 1, 0, 1)
+		if r.NewNodeClaims[0].NodePool != "b" {
+			t.Errorf("nodepool %s, want b", r.NewNodeClaims[0].NodePool)
+		}
+	},
+	"Provisioning / Multiple NodePools / Weighted NodePools / should schedule to the nodepool with the highest priority always": func(t *testing.T) {
+		r := solve([]NodePool{pool("low", 20, world()), pool("high", 100, world()), pool("none", 0, world())}, pods(3, "p", "1", ""))
+		for _, nc := range r.NewNodeClaims {
+			if nc.NodePool != "high" {
+				t.Errorf("nodepool %s, want high", nc.NodePool)
+			}
+		}
+	},
+	"Provisioning / Multiple NodePools / Weighted NodePools / should schedule to explicitly selected nodepool even if other nodePools are higher priority": func(t *testing.T) {
+		r := solve([]NodePool{pool("high", 100, world()), pool("low", 1, world())}, []*corev1.Pod{pod("p", "1", "", withNodeSelector(karpv1.NodePoolLabelKey, "low"))})
+		expect(t, r, 1, 0, 1)
+		if r.NewNodeClaims[0].NodePool != "low" {
+			t.Errorf("nodepool %s, want low", r.NewNodeClaims[0].NodePool)
+		}
+	},
+	"Provisioning / Preferential Fallback / Required / should not relax the final term": func(t *testing.T) {
+		p := pod("p", "1", "", withRequiredNodeAffinityTerms([]corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"invalid"}}}))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 0, 1, 0)
+	},
+	"Provisioning / Preferential Fallback / Required / should relax multiple terms": func(t *testing.T) {
+		p := pod("p", "1", "", withRequiredNodeAffinityTerms(
+			[]corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"invalid"}}},
+			[]corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"invalid"}}},
+			[]corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"test-zone-1"}}},
+			[]corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"test-zone-2"}}}))
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p})
+		expect(t, r, 1, 0, 1)
+		if z := r.NewNodeClaims[0].Offering.Zone; z != "test-zone-1" {
+			t.Errorf("zone %q, want test-zone-1 (the first term that can be met)", z)
+		}
+	},
+	"Provisioning / Preferential Fallback / Preferences / should relax all node affinity terms": func(t *testing.T) {
+		p := pod("p", "1", "", withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpIn, "invalid"),
+			withPreferredNodeAffinity(1, corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpIn, "invalid"))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 1, 0, 1)
+	},
+	"Provisioning / Preferential Fallback / Preferences / should relax to use lighter weights": func(t *testing.T) {
+		p := pod("p", "1", "", withPreferredNodeAffinity(100, zoneKey, corev1.NodeSelectorOpIn, "test-zone-3"),
+			withPreferredNodeAffinity(50, zoneKey, corev1.NodeSelectorOpIn, "test-zone-2"),
+			withRequired(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2"))
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p})
+		expect(t, r, 1, 0, 1)
+		if z := r.NewNodeClaims[0].Offering.Zone; z != "test-zone-2" {
+			t.Errorf("zone %q, want test-zone-2", z)
+		}
+	},
+	"Scheduling / Custom Constraints / NodePool with Labels / should schedule unconstrained pods that don't have matching node selectors": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})}, pods(1, "p", "1", "")), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / NodePool with Labels / should not schedule pods that have conflicting node selectors": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withNodeSelector(testKey, "different-value"))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / NodePool with Labels / should not schedule pods that have node selectors with undefined key": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withNodeSelector("other-key", "value"))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / NodePool with Labels / should schedule pods that have matching requirements": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpIn, testValue, "another-value"))}), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / NodePool with Labels / should not schedule pods that have conflicting requirements": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpNotIn, testValue))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should use NodePool constraints": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world(), requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-2"))}, pods(1, "p", "1", ""))
+		expect(t, r, 1, 0, 1)
+		if z := r.NewNodeClaims[0].Offering.Zone; z != "test-zone-2" {
+			t.Errorf("zone %q, want test-zone-2", z)
+		}
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should use node selectors": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withNodeSelector(zoneKey, "test-zone-2"))})
+		expect(t, r, 1, 0, 1)
+		if z := r.NewNodeClaims[0].Offering.Zone; z != "test-zone-2" {
+			t.Errorf("zone %q, want test-zone-2", z)
+		}
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should not schedule nodes with a hostname selector": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withNodeSelector(corev1.LabelHostname, "red-node"))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should not schedule the pod if nodeselector unknown": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withNodeSelector(zoneKey, "unknown"))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should not schedule if node selector outside of NodePool constraints": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world(), requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1"))},
+			[]*corev1.Pod{pod("p", "1", "", withNodeSelector(zoneKey, "test-zone-2"))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule compatible requirements with Operator=In": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpIn, "test-zone-3"))})
+		expect(t, r, 1, 0, 1)
+		if z := r.NewNodeClaims[0].Offering.Zone; z != "test-zone-3" {
+			t.Errorf("zone %q, want test-zone-3", z)
+		}
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule compatible requirements with Operator=Gt": func(t *testing.T) {
+		integerCase(t, corev1.NodeSelectorOpGt, "8", func(size int) bool { return size > 8 })
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule compatible requirements with Operator=Lt": func(t *testing.T) {
+		integerCase(t, corev1.NodeSelectorOpLt, "8", func(size int) bool { return size < 8 })
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule compatible requirements with Operator=Gte": func(t *testing.T) {
+		integerCase(t, karpv1.NodeSelectorOpGte, "8", func(size int) bool { return size >= 8 })
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule compatible requirements with Operator=Lte": func(t *testing.T) {
+		integerCase(t, karpv1.NodeSelectorOpLte, "8", func(size int) bool { return size <= 8 })
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule compatible requirements with Operator=NotIn": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpNotIn, "test-zone-1", "test-zone-2", "unknown"))})
+		expect(t, r, 1, 0, 1)
+		if z := r.NewNodeClaims[0].Offering.Zone; z != "test-zone-3" {
+			t.Errorf("zone %q, want test-zone-3", z)
+		}
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should schedule pods that have node selectors with NotIn operator and undefined key": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpNotIn, testValue))}), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should not schedule pods that have node selectors with Exists operator and undefined key": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpExists))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should schedule pods that with DoesNotExists operator and undefined key": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpDoesNotExist))}), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should schedule the pod with Exists operator and defined key": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpExists))}), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should not schedule the pod with DoesNotExists operator and defined key": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpDoesNotExist))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should schedule compatible pods to the same node": func(t *testing.T) {
+		np := pool("default", 0, world(), requirements.New(testKey, corev1.NodeSelectorOpIn, testValue, "another-value"))
+		r := solve([]NodePool{np}, []*corev1.Pod{
+			pod("a", "1", "", withNodeSelector(testKey, testValue)),
+			pod("b", "1", "", withRequired(testKey, corev1.NodeSelectorOpIn, testValue, "another-value"))})
+		expect(t, r, 2, 0, 1)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should schedule incompatible pods to the different node": func(t *testing.T) {
+		np := pool("default", 0, world(), requirements.New(testKey, corev1.NodeSelectorOpIn, testValue, "another-value"))
+		r := solve([]NodePool{np}, []*corev1.Pod{
+			pod("a", "1", "", withNodeSelector(testKey, testValue)),
+			pod("b", "1", "", withNodeSelector(testKey, "another-value"))})
+		expect(t, r, 2, 0, 2)
+	},
+	"Scheduling / Instance Type Compatibility / should not schedule if requesting more resources than any instance type has": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "512", "")), 0, 1, 0)
+	},
+	"Scheduling / Instance Type Compatibility / should launch pods with different archs on different instances": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{
+			pod("a", "1", "", withNodeSelector(corev1.LabelArchStable, "amd64")),
+			pod("b", "1", "", withNodeSelector(corev1.LabelArchStable, "arm64"))})
+		expect(t, r, 2, 0, 2)
+	},
+	"Scheduling / Instance Type Compatibility / should launch pods with different zone selectors on different instances": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{
+			pod("a", "1", "", withNodeSelector(zoneKey, "test-zone-1")),
+			pod("b", "1", "", withNodeSelector(zoneKey, "test-zone-2"))})
+		expect(t, r, 2, 0, 2)
+	},
+	"Scheduling / Instance Type Compatibility / should launch pods with different instance type node selectors on different instances": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{
+			pod("a", "1", "", withNodeSelector(corev1.LabelInstanceTypeStable, "fake-4")),
+			pod("b", "1", "", withNodeSelector(corev1.LabelInstanceTypeStable, "fake-8"))})
+		expect(t, r, 2, 0, 2)
+	},
+	"Scheduling / Instance Type Compatibility / should exclude instance types that are not supported by the pod constraints (node affinity/instance type)": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("a", "1", "", withRequired(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpNotIn, "fake-2"))})
+		expect(t, r, 1, 0, 1)
+		for _, it := range r.NewNodeClaims[0].InstanceTypes {
+			if it.Name == "fake-2" {
+				t.Error("fake-2 is among the options")
+			}
+		}
+	},
+	"Scheduling / Binpacking / should schedule a small pod on the smallest instance": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "100m", ""))
+		expect(t, r, 1, 0, 1)
+		if got := r.NewNodeClaims[0].InstanceType.Name; got != "fake-1" {
+			t.Errorf("launches %s, want fake-1", got)
+		}
+	},
+	"Scheduling / Binpacking / should schedule multiple small pods on the smallest possible instance type": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, pods(5, "p", "100m", ""))
+		expect(t, r, 5, 0, 1)
+		if got := r.NewNodeClaims[0].InstanceType.Name; got != "fake-1" {
+			t.Errorf("launches %s, want fake-1", got)
+		}
+	},
+	"Scheduling / Binpacking / should create new nodes when a node is at capacity": func(t *testing.T) {
+		// Only fake-2 (2 CPUs, 100m reserved): one 1-CPU pod each.
+		expect(t, solve([]NodePool{pool("default", 0, syntheticTypes(16)[1:2])}, pods(4, "p", "1", "")), 4, 0, 4)
+	},
+	"Scheduling / Binpacking / should not schedule pods that exceed every instance type's capacity": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "", "1Ti")), 0, 1, 0)
+	},
+	"Scheduling / Binpacking / should take into account initContainer resource requests when binpacking": func(t *testing.T) {
+		p := pod("p", "1", "")
+		p.Spec.InitContainers = []corev1.Container{{Name: "init", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4")}}}}
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p})
+		expect(t, r, 1, 0, 1)
+		if got := r.NewNodeClaims[0].InstanceType.Name; got != "fake-5" {
+			t.Errorf("launches %s, want fake-5 (4 CPUs for the init container, 100m reserved)", got)
+		}
+	},
+	"Scheduling / Existing Nodes / should schedule a pod to an existing node unowned by Karpenter": func(t *testing.T) {
+		node := ExistingNode{Name: "unowned", Initialized: true, Labels: map[string]string{corev1.LabelHostname: "unowned", zoneKey: "test-zone-1"},
+			Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourcePods: resource.MustParse("110")}}
+		r := solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "1", ""), func(in *Input) { in.Nodes = []ExistingNode{node} })
+		expect(t, r, 1, 0, 0)
+	},
+	"Topology / Zonal / should balance pods across zones (match labels)": func(t *testing.T) {
+		ps := pods(4, "p", "1", "", withLabels("app", "web"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"app": "web"}))
+		r := solve([]NodePool{pool("default", 0, world())}, ps)
+		counts := slices.Sorted(maps.Values(zonesOf(r)))
+		if fmt.Sprint(counts) != "[1 1 2]" {
+			t.Errorf("pods per zone %v, want 1, 1, 2", zonesOf(r))
+		}
+	},
+	"Topology / Hostname / should balance pods across nodes": func(t *testing.T) {
+		ps := pods(4, "p", "1", "", withLabels("app", "web"), withSpread(corev1.LabelHostname, 1, corev1.DoNotSchedule, map[string]string{"app": "web"}))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 4, 0, 4)
+	},
+	"Topology / CapacityType / should balance pods across capacity types": func(t *testing.T) {
+		ps := pods(2, "p", "1", "", withLabels("app", "web"), withSpread(ctKey, 1, corev1.DoNotSchedule, map[string]string{"app": "web"}))
+		r := solve([]NodePool{pool("default", 0, world())}, ps)
+		got := map[string]int{}
+		for _, nc := range r.NewNodeClaims {
+			got[nc.Offering.CapacityType] += len(nc.Pods)
+		}
+		if got[spot] != 1 || got[od] != 1 {
+			t.Errorf("pods per capacity type %v, want one each", got)
+		}
+	},
+	"Topology / Combined Zonal Topology and Node Affinity / should limit spread options by nodeSelector": func(t *testing.T) {
+		ps := pods(4, "p", "1", "", withLabels("app", "web"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"app": "web"}),
+			withRequired(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2"))
+		r := solve([]NodePool{pool("default", 0, world())}, ps)
+		if z := zonesOf(r); len(z) != 2 || z["test-zone-1"] != 2 || z["test-zone-2"] != 2 {
+			t.Errorf("pods per zone %v, want 2 in each of zones 1 and 2", z)
+		}
+	},
+	"Topology / Pod Affinity/Anti-Affinity / should separate nodes using simple pod anti-affinity on hostname": func(t *testing.T) {
+		ps := pods(2, "p", "1", "", withLabels("app", "web"), withAntiAffinity(corev1.LabelHostname, map[string]string{"app": "web"}))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 2, 0, 2)
+	},
+	"Topology / Pod Affinity/Anti-Affinity / should respect self pod affinity (hostname)": func(t *testing.T) {
+		ps := pods(3, "p", "1", "", withLabels("app", "web"), withPodAffinity(corev1.LabelHostname, map[string]string{"app": "web"}))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 3, 0, 1)
+	},
+	"Topology / Pod Affinity/Anti-Affinity / should not schedule pods with affinity to a non-existent pod": func(t *testing.T) {
+		p := pod("p", "1", "", withPodAffinity(zoneKey, map[string]string{"app": "nobody"}))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 0, 1, 0)
+	},
+	"Topology / Pod Affinity/Anti-Affinity / should allow violation of preferred pod anti-affinity": func(t *testing.T) {
+		ps := pods(10, "p", "1", "", withLabels("app", "web"), withPreferredAntiAffinity(zoneKey, 50, map[string]string{"app": "web"}))
+		r := solve([]NodePool{pool("default", 0, world())}, ps)
+		if scheduledCount(r) != 10 {
+			t.Errorf("placed %d of 10", scheduledCount(r))
+		}
+	},
+}
+
+// integerCase: a pod requiring the integer "size" label with op and value lands on instance
+// types whose size satisfies ok.
+func integerCase(t *testing.T, op corev1.NodeSelectorOperator, value string, ok func(int) bool) {
+	t.Helper()
+	r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "100m", "", withRequired("size", op, value))})
+	expect(t, r, 1, 0, 1)
+	for _, it := range r.NewNodeClaims[0].InstanceTypes {
+		var size int
+		fmt.Sscan(it.Requirements.Get("size").Any(), &size)
+		if !ok(size) {
+			t.Errorf("instance type %s (size %d) is an option", it.Name, size)
+		}
+	}
+}
+
+// TestKarpenterSchedulingSuite runs the restated cases, each under its Karpenter name, and
+// reports how many of Karpenter's cases are restated and pass.
+func TestKarpenterSchedulingSuite(t *testing.T) {
+	facts := upstream.Load(t)
+	known := map[string]bool{}
+	for _, c := range facts.SchedulingSuite {
+		known[c.Name] = true
+	}
+	passed := 0
+	for _, name := range slices.Sorted(maps.Keys(karpenterCases)) {
+		if !known[name] {
+			t.Errorf("%q is not a case of Karpenter %s's suites", name, facts.Version)
+			continue
+		}
+		if t.Run(name, karpenterCases[name]) {
+			passed++
+		}
+	}
+	t.Logf("Karpenter %s provisioning and scheduling suites: %d cases (%d distinct names); %d restated here, %d pass",
+		facts.Version, len(facts.SchedulingSuite), len(known), len(karpenterCases), passed)
+}
