@@ -37,11 +37,35 @@ func (f *clusterFlags) appOptions(as autoscaler.Options, logger *slog.Logger) ap
 		AWS: aws.ConfigOptions{Region: cmp.Or(f.region, region), IMDSRegion: true}, QueueName: f.queue, Autoscaler: as, Logger: logger}
 }
 
+// solveFlags are the flags of how the scheduler solves, shared by plan and the autoscaler.
+type solveFlags struct {
+	preferences, packing string
+}
+
+func (f *solveFlags) register(fs *pflag.FlagSet, d scheduling.Options) {
+	fs.StringVar(&f.preferences, "preference-policy", string(d.PreferencePolicy),
+		"Respect treats soft constraints as required until they must be relaxed; Ignore drops them")
+	fs.StringVar(&f.packing, "packing", string(d.Packing),
+		"Karpenter fills a new NodeClaim while any of its instance types holds its pods, as Karpenter does; Cost opens another when the larger type would be poor value (a cheaper fleet)")
+}
+
+// options checks the flags and returns the solve's options.
+func (f *solveFlags) options() (scheduling.Options, error) {
+	o := scheduling.Options{PreferencePolicy: scheduling.PreferencePolicy(f.preferences), Packing: scheduling.Packing(f.packing)}
+	if o.PreferencePolicy != scheduling.PreferencesRespect && o.PreferencePolicy != scheduling.PreferencesIgnore {
+		return o, fmt.Errorf("--preference-policy %q: use Respect or Ignore", f.preferences)
+	}
+	if o.Packing != scheduling.PackingKarpenter && o.Packing != scheduling.PackingCost {
+		return o, fmt.Errorf("--packing %q: use Karpenter or Cost", f.packing)
+	}
+	return o, nil
+}
+
 // autoscalerFlags are the flags every command that runs the autoscaler shares.
 type autoscalerFlags struct {
 	dryRun, spotToSpot  bool
 	batchIdle, batchMax time.Duration
-	preferences         string
+	solve               solveFlags
 }
 
 // register adds the flags, their defaults taken from d.
@@ -50,15 +74,15 @@ func (f *autoscalerFlags) register(fs *pflag.FlagSet, d autoscaler.Options) {
 	fs.BoolVar(&f.spotToSpot, "spot-to-spot", d.Disruption.SpotToSpot, "let consolidation replace spot nodes by cheaper spot nodes (needs 15 cheaper types)")
 	fs.DurationVar(&f.batchIdle, "batch-idle-duration", d.Provisioning.BatchIdle, "a batch of pending pods closes after this long without a new one")
 	fs.DurationVar(&f.batchMax, "batch-max-duration", d.Provisioning.BatchMax, "a batch of pending pods closes after this long at most")
-	fs.StringVar(&f.preferences, "preference-policy", string(d.Provisioning.PreferencePolicy), "Respect or Ignore pods' soft constraints")
+	f.solve.register(fs, d.Provisioning.Scheduling)
 }
 
 // options checks the flags and returns the autoscaler's options.
 func (f *autoscalerFlags) options() (autoscaler.Options, error) {
 	o := autoscaler.DefaultOptions()
-	policy := scheduling.PreferencePolicy(f.preferences)
-	if policy != scheduling.PreferencesRespect && policy != scheduling.PreferencesIgnore {
-		return o, fmt.Errorf("--preference-policy %q: use Respect or Ignore", f.preferences)
+	solve, err := f.solve.options()
+	if err != nil {
+		return o, err
 	}
 	if f.batchIdle <= 0 || f.batchMax < f.batchIdle {
 		return o, fmt.Errorf("--batch-idle-duration %s and --batch-max-duration %s: both positive, the max at least the idle", f.batchIdle, f.batchMax)
@@ -66,6 +90,6 @@ func (f *autoscalerFlags) options() (autoscaler.Options, error) {
 	o.DryRun = f.dryRun
 	o.Disruption.SpotToSpot = f.spotToSpot
 	o.Provisioning.BatchIdle, o.Provisioning.BatchMax = f.batchIdle, f.batchMax
-	o.Provisioning.PreferencePolicy, o.Disruption.PreferencePolicy = policy, policy
+	o.Provisioning.Scheduling, o.Disruption.Scheduling = solve, solve
 	return o, nil
 }

@@ -3,9 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/requirements"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/plan"
 )
 
@@ -144,5 +154,70 @@ func TestPlanInputErrors(t *testing.T) {
 				t.Errorf("stderr %q does not contain %q", errOut, tt.want)
 			}
 		})
+	}
+}
+
+// TestPlanPacking: plan packs as Karpenter does unless told --packing Cost, and says what Cost
+// packing would save; a bad value is refused.
+func TestPlanPacking(t *testing.T) {
+	args := []string{"-o", "json", "-f", seeds}
+	var plans = map[string]plan.Plan{}
+	for _, packing := range []string{"", "Karpenter", "Cost"} {
+		a := args
+		if packing != "" {
+			a = append(a, "--packing", packing)
+		}
+		out, errOut, code := runPlan(t, a...)
+		if code != 0 {
+			t.Fatalf("--packing %q: exit %d: %s", packing, code, errOut)
+		}
+		var p plan.Plan
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(err)
+		}
+		plans[packing] = p
+	}
+	if plans[""].TotalPricePerHour != plans["Karpenter"].TotalPricePerHour {
+		t.Errorf("the default costs $%v/h, Karpenter packing $%v/h: the default is not Karpenter's", plans[""].TotalPricePerHour, plans["Karpenter"].TotalPricePerHour)
+	}
+	if plans["Cost"].TotalPricePerHour > plans["Karpenter"].TotalPricePerHour {
+		t.Errorf("cost packing costs $%v/h, more than Karpenter packing's $%v/h", plans["Cost"].TotalPricePerHour, plans["Karpenter"].TotalPricePerHour)
+	}
+	_, errOut, code := runPlan(t, append(args, "--packing", "Tight")...)
+	if code != 1 || !strings.Contains(errOut, `--packing "Tight": use Karpenter or Cost`) {
+		t.Errorf("--packing Tight: exit %d, %q", code, errOut)
+	}
+}
+
+// TestPackingNote: when Karpenter's packing costs more than cost packing, plan says how much.
+func TestPackingNote(t *testing.T) {
+	instanceType := func(name string, cpu int64, price float64) *cloudprovider.InstanceType {
+		return &cloudprovider.InstanceType{Name: name,
+			Requirements: requirements.FromLabels(map[string]string{corev1.LabelInstanceTypeStable: name, corev1.LabelTopologyZone: "z1",
+				karpv1.CapacityTypeLabelKey: karpv1.CapacityTypeOnDemand}),
+			Offerings: cloudprovider.Offerings{{Zone: "z1", CapacityType: karpv1.CapacityTypeOnDemand, Price: price, Available: true}},
+			Capacity: corev1.ResourceList{corev1.ResourceCPU: *resource.NewQuantity(cpu, resource.DecimalSI),
+				corev1.ResourceMemory: resource.MustParse("64Gi"), corev1.ResourcePods: resource.MustParse("110")}}
+	}
+	var pods []*corev1.Pod
+	for i := range 3 {
+		pods = append(pods, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("p", i), Namespace: "default", UID: types.UID(fmt.Sprint("p", i))},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}}}}})
+	}
+	// A small type holds one pod; the only larger one is poor value.
+	pool := scheduling.NodePool{Name: "default", Requirements: requirements.FromLabels(map[string]string{karpv1.NodePoolLabelKey: "default"}),
+		InstanceTypes: []*cloudprovider.InstanceType{instanceType("small", 1, 0.1), instanceType("huge", 64, 10)}}
+	for _, tc := range []struct {
+		packing scheduling.Packing
+		want    string
+	}{
+		{scheduling.PackingKarpenter, "packed as Karpenter packs (each new node takes pods while any of its instance types holds them all): $10.00/h on 1 nodes; --packing Cost would launch 3 nodes for $0.30/h (97% less)"},
+		{scheduling.PackingCost, ""},
+	} {
+		in := &scheduling.Input{NodePools: []scheduling.NodePool{pool}, Pods: pods, Options: scheduling.Options{Packing: tc.packing}}
+		if got := packingNote(in, scheduling.Solve(in)); got != tc.want {
+			t.Errorf("%s: note %q, want %q", tc.packing, got, tc.want)
+		}
 	}
 }

@@ -114,39 +114,59 @@ func bounds(in *scheduling.Input) (lower, optimum float64) {
 	return math.Max(cpu, mem), optimum
 }
 
+// TestRealisticPlanIsCloseToTheOptimum plans the realistic 10,000 pods with each packing. Cost
+// packing must come within 1.15x the fractional optimum. Karpenter's packing, the default so that
+// plan answers as Karpenter would, fills each NodeClaim while any of its types holds its pods and
+// ends on large types that are poor value for them: it is held to 2.5x, its measured 2.2x with room.
 func TestRealisticPlanIsCloseToTheOptimum(t *testing.T) {
-	in := realisticInput(t)
-	r := scheduling.Solve(in)
-	if len(r.Unschedulable) != 0 {
-		t.Fatalf("%d pods unschedulable, first: %+v", len(r.Unschedulable), r.Unschedulable[0].Reasons)
-	}
-	bound, optimum := bounds(in)
-	price := r.TotalPricePerHour()
-	t.Logf("%d pods on %d nodes: $%.2f/h; fractional optimum $%.2f/h (x%.3f); issue 2's bound $%.2f/h (x%.3f)",
-		len(in.Pods), len(r.NewNodeClaims), price, optimum, price/optimum, bound, price/bound)
-	if optimum < bound {
-		t.Fatalf("the fractional optimum $%.2f is below the bound $%.2f: one of them is computed wrong", optimum, bound)
-	}
-	if price/optimum > 1.15 {
-		t.Errorf("plan costs %.3f x the fractional optimum, want at most 1.15", price/optimum)
+	for _, tc := range []struct {
+		packing scheduling.Packing
+		within  float64
+	}{
+		{scheduling.PackingCost, 1.15},
+		{scheduling.PackingKarpenter, 2.5},
+	} {
+		t.Run(string(tc.packing), func(t *testing.T) {
+			in := realisticInput(t)
+			in.Options.Packing = tc.packing
+			r := scheduling.Solve(in)
+			if len(r.Unschedulable) != 0 {
+				t.Fatalf("%d pods unschedulable, first: %+v", len(r.Unschedulable), r.Unschedulable[0].Reasons)
+			}
+			bound, optimum := bounds(in)
+			price := r.TotalPricePerHour()
+			t.Logf("%d pods on %d nodes: $%.2f/h; fractional optimum $%.2f/h (x%.3f); issue 2's bound $%.2f/h (x%.3f)",
+				len(in.Pods), len(r.NewNodeClaims), price, optimum, price/optimum, bound, price/bound)
+			if optimum < bound {
+				t.Fatalf("the fractional optimum $%.2f is below the bound $%.2f: one of them is computed wrong", optimum, bound)
+			}
+			if price/optimum > tc.within {
+				t.Errorf("plan costs %.3f x the fractional optimum, want at most %.2f", price/optimum, tc.within)
+			}
+		})
 	}
 }
 
 func BenchmarkRealistic(b *testing.B) {
-	in := realisticInput(b)
-	var r *scheduling.Results
-	b.ResetTimer()
-	for range b.N {
-		r = scheduling.Solve(in)
+	for _, packing := range []scheduling.Packing{scheduling.PackingKarpenter, scheduling.PackingCost} {
+		b.Run(string(packing), func(b *testing.B) {
+			in := realisticInput(b)
+			in.Options.Packing = packing
+			var r *scheduling.Results
+			b.ResetTimer()
+			for range b.N {
+				r = scheduling.Solve(in)
+			}
+			b.StopTimer()
+			price := r.TotalPricePerHour()
+			b.ReportMetric(float64(len(in.Pods))*float64(b.N)/b.Elapsed().Seconds(), "pods/s")
+			b.ReportMetric(price, "$/h")
+			bound, optimum := bounds(in)
+			b.ReportMetric(price/bound, "x-bound")
+			b.ReportMetric(price/optimum, "x-optimum")
+			b.ReportMetric(float64(len(r.NewNodeClaims)), "nodes")
+		})
 	}
-	b.StopTimer()
-	price := r.TotalPricePerHour()
-	b.ReportMetric(float64(len(in.Pods))*float64(b.N)/b.Elapsed().Seconds(), "pods/s")
-	b.ReportMetric(price, "$/h")
-	bound, optimum := bounds(in)
-	b.ReportMetric(price/bound, "x-bound")
-	b.ReportMetric(price/optimum, "x-optimum")
-	b.ReportMetric(float64(len(r.NewNodeClaims)), "nodes")
 }
 
 // BenchmarkPrepare measures what a provisioning pass pays before placing anything, over the

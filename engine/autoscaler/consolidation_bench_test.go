@@ -25,7 +25,7 @@ const (
 
 // fleet provisions 5,000 pods of 50 Deployments of mixed shapes (250m to 2 CPUs, 1 to 8 GiB per
 // CPU) on the embedded catalog's current-generation on-demand c, m and r types of 2 to 8 vCPUs,
-// about 600 nodes, and stops the autoscaler.
+// and stops the autoscaler.
 func fleet(tb testing.TB) *harness {
 	tb.Helper()
 	types, err := enginetest.CatalogInstanceTypes()
@@ -47,7 +47,9 @@ func fleet(tb testing.TB) *harness {
 			corev1.ResourceCPU:    *resource.NewMilliQuantity(cpu, resource.DecimalSI),
 			corev1.ResourceMemory: *resource.NewQuantity(mem, resource.BinarySI)})
 	}
-	h.Advance(3*time.Minute, 10*time.Second)
+	// Karpenter's packing fills NodeClaims on the largest allowed types: the last pods run
+	// after about four minutes.
+	h.Advance(5*time.Minute, 10*time.Second)
 	if err := h.CheckPodsRunning(); err != nil {
 		tb.Fatal(err)
 	}

@@ -35,15 +35,16 @@ type Options struct {
 	// SpotToSpot allows replacing spot nodes by a cheaper spot node.
 	SpotToSpot bool
 	// MultiNodeMax caps the candidates of one multi-node consolidation (Karpenter: 100).
-	MultiNodeMax     int
-	PreferencePolicy scheduling.PreferencePolicy
-	WellKnownLabels  []string
+	MultiNodeMax int
+	// Scheduling says how the simulations treat soft constraints and pack replacements.
+	Scheduling      scheduling.Options
+	WellKnownLabels []string
 }
 
 // DefaultOptions are Karpenter's.
 func DefaultOptions() Options {
 	return Options{Period: 10 * time.Second, ValidationDelay: 15 * time.Second, ReplacementTimeout: 10 * time.Minute, NominationTTL: 20 * time.Second,
-		MultiNodeMax: 100, PreferencePolicy: scheduling.PreferencesRespect}
+		MultiNodeMax: 100, Scheduling: scheduling.Options{PreferencePolicy: scheduling.PreferencesRespect, Packing: scheduling.PackingKarpenter}}
 }
 
 // Controller disrupts nodes one command at a time: emptiness, drift, multi-node and single-node
@@ -129,7 +130,7 @@ func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, no
 	p := &pass{now: now, spotToSpot: c.opts.SpotToSpot, multiMax: c.opts.MultiNodeMax, blocks: map[string]*block{}, allowances: map[string]Allowance{},
 		totals: balancedTotals(snap, cat),
 		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: c.opts.WellKnownLabels, cache: &c.cache,
-			opts: scheduling.Options{PreferencePolicy: c.opts.PreferencePolicy}}}
+			opts: c.opts.Scheduling}}
 	pdbs := newPDBIndex(snap.PDBs)
 	for _, sn := range snap.Nodes {
 		if !sn.Managed() {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
-	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -41,7 +40,7 @@ func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *stat
 	}
 	p := &pass{spotToSpot: opts.SpotToSpot, totals: balancedTotals(snap, cat),
 		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels,
-			opts: scheduling.Options{PreferencePolicy: opts.PreferencePolicy}}}
+			opts: opts.Scheduling}}
 	cmd, blk := p.consolidate(MethodSingleNode, []*Candidate{cand})
 	if blk != nil {
 		return Simulation{Reason: blk.reason, Message: blk.message}, nil

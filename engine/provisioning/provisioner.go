@@ -25,8 +25,9 @@ type Options struct {
 	SolveTimeout time.Duration
 	// NominationTTL is how long a node the solve counted on is kept from disruption.
 	NominationTTL time.Duration
-	// PreferencePolicy says whether to respect or ignore soft constraints.
-	PreferencePolicy scheduling.PreferencePolicy
+	// Scheduling says how solves treat soft constraints and pack NodeClaims (its deadline is
+	// set per solve from SolveTimeout).
+	Scheduling scheduling.Options
 	// WellKnownLabels are the labels the cloud puts on every node (see scheduling.Input).
 	WellKnownLabels []string
 }
@@ -34,7 +35,7 @@ type Options struct {
 // DefaultOptions are Karpenter's.
 func DefaultOptions() Options {
 	return Options{BatchIdle: time.Second, BatchMax: 10 * time.Second, SolveTimeout: time.Minute,
-		NominationTTL: 20 * time.Second, PreferencePolicy: scheduling.PreferencesRespect}
+		NominationTTL: 20 * time.Second, Scheduling: scheduling.Options{PreferencePolicy: scheduling.PreferencesRespect, Packing: scheduling.PackingKarpenter}}
 }
 
 // Provisioner launches NodeClaims for pods that fit nowhere.
@@ -83,7 +84,8 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	cat := LoadCatalog(ctx, p.cloud, snap)
 	// The deadline bounds computing, so it is on the wall clock, not the (possibly fake or
 	// accelerated) clock the rest of the engine runs on.
-	opts := scheduling.Options{PreferencePolicy: p.opts.PreferencePolicy, Deadline: time.Now().Add(p.opts.SolveTimeout)}
+	opts := p.opts.Scheduling
+	opts.Deadline = time.Now().Add(p.opts.SolveTimeout)
 	in := Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil)
 	in.Cache = &p.cache
 	results := scheduling.Solve(in)

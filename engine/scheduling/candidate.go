@@ -139,7 +139,7 @@ func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
 		return rejection{ReasonMinValues, !topologyNarrowed}
 	}
 	price, cheapest := t.price(types, reqs)
-	if len(nc.pods) > 0 && price > nc.price {
+	if s.in.Options.Packing == PackingCost && len(nc.pods) > 0 && price > nc.price {
 		rates := t.rates(reqs)
 		if !worthGrowing(rates.filled(nc.price, t.alloc[nc.cheapest], nc.requests), rates.filled(price, t.alloc[cheapest], requests)) {
 			return rejection{rejectedForCost, false}
