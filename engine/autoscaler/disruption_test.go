@@ -226,6 +226,17 @@ func TestSpotToSpotConsolidation(t *testing.T) {
 	}
 }
 
+// relabel gives the default NodePool's template the label team=web, which changes its hash.
+func relabel(t *testing.T, h *harness) {
+	t.Helper()
+	if _, err := h.API.UpdateNodePool(t.Context(), "default", func(np *karpv1.NodePool) error {
+		np.Spec.Template.Labels = map[string]string{"team": "web"}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestDriftReplacesNodes(t *testing.T) {
 	h := newHarness(t)
 	h.NodePool("default", consolidateAfter(time.Hour))
@@ -233,12 +244,7 @@ func TestDriftReplacesNodes(t *testing.T) {
 	h.Advance(time.Minute, time.Second)
 	old := h.API.NodeClaims()[0].Name
 	// Changing the template's labels changes the NodePool hash: the node drifted.
-	if _, err := h.API.UpdateNodePool(t.Context(), "default", func(np *karpv1.NodePool) error {
-		np.Spec.Template.Labels = map[string]string{"team": "web"}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	relabel(t, h)
 	h.Advance(3*time.Minute, time.Second)
 	if err := h.CheckConverged(); err != nil {
 		t.Fatal(err)
@@ -362,12 +368,7 @@ func TestOtherHashSchemesAreRehashed(t *testing.T) {
 			if a := claims[0].Annotations; a[karpv1.NodePoolHashAnnotationKey] != karpv1.Hash(np) || a[karpv1.NodePoolHashVersionAnnotationKey] != karpv1.NodePoolHashVersion {
 				t.Fatalf("annotations %v, want hash %s version %s", a, karpv1.Hash(np), karpv1.NodePoolHashVersion)
 			}
-			if _, err := h.API.UpdateNodePool(t.Context(), "default", func(np *karpv1.NodePool) error {
-				np.Spec.Template.Labels = map[string]string{"team": "web"}
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
+			relabel(t, h)
 			h.Advance(3*time.Minute, time.Second)
 			if claims := h.API.NodeClaims(); len(claims) != 1 || claims[0].Name == old {
 				t.Fatalf("want the drifted nodeclaim replaced, got %v", claims)

@@ -473,6 +473,171 @@ var karpenterCases = map[string]func(t *testing.T){
 			t.Errorf("placed %d of 10", scheduledCount(r))
 		}
 	},
+	"Scheduling / Custom Constraints / Constraints Validation / should schedule pods that have node selectors with label in wellknown label list": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withNodeSelector(zoneKey, "test-zone-1"))}), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should not schedule pods that have node selectors with In operator and undefined key": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpIn, testValue))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should schedule pods that have node selectors with matching value and In operator": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpIn, testValue))}), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should not schedule pods that have node selectors with matching value and NotIn operator": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpNotIn, testValue))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should not schedule pods that have node selectors with different value and In operator": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpIn, "another-value"))}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should schedule pods that have node selectors with different value and NotIn operator": func(t *testing.T) {
+		expect(t, solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})},
+			[]*corev1.Pod{pod("p", "1", "", withRequired(testKey, corev1.NodeSelectorOpNotIn, "another-value"))}), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should not schedule incompatible preferences and requirements with Operator=In": func(t *testing.T) {
+		p := pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpIn, "unknown"), withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpIn, "test-zone-2"))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should not schedule incompatible preferences and requirements with Operator=NotIn": func(t *testing.T) {
+		p := pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpNotIn, "test-zone-1", "test-zone-2", "test-zone-3"))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 0, 1, 0)
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule compatible preferences and requirements with Operator=In": func(t *testing.T) {
+		p := pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2", "test-zone-3", "unknown"),
+			withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpIn, "test-zone-2", "unknown"))
+		zoneCase(t, p, "test-zone-2")
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule incompatible preferences and requirements with Operator=In": func(t *testing.T) {
+		p := pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2", "test-zone-3", "unknown"),
+			withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpIn, "unknown"))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule compatible preferences and requirements with Operator=NotIn": func(t *testing.T) {
+		p := pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2", "test-zone-3", "unknown"),
+			withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpNotIn, "test-zone-1", "test-zone-3"))
+		zoneCase(t, p, "test-zone-2")
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule incompatible preferences and requirements with Operator=NotIn": func(t *testing.T) {
+		p := pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2", "test-zone-3", "unknown"),
+			withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpNotIn, "test-zone-1", "test-zone-2", "test-zone-3"))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 1, 0, 1)
+	},
+	"Scheduling / Custom Constraints / Well Known Labels / should schedule compatible node selectors, preferences and requirements": func(t *testing.T) {
+		p := pod("p", "1", "", withNodeSelector(zoneKey, "test-zone-3"), withRequired(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2", "test-zone-3"),
+			withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpIn, "test-zone-2", "test-zone-3"))
+		zoneCase(t, p, "test-zone-3")
+	},
+	"Scheduling / Preferential Fallback / Preferred / should schedule even if preference is conflicting with requirement": func(t *testing.T) {
+		p := pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpIn, "test-zone-3"), withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpNotIn, "test-zone-3"))
+		zoneCase(t, p, "test-zone-3")
+	},
+	"Scheduling / Preferential Fallback / Preferred / should schedule even if preference requirements are conflicting": func(t *testing.T) {
+		p := pod("p", "1", "", withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpIn, "invalid"), withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpNotIn, "invalid"))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 1, 0, 1)
+	},
+	"Scheduling / Binpacking / should create new nodes when a node is at capacity due to pod limits per node": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, syntheticTypes(1))}, pods(25, "p", "1m", "")), 25, 0, 3)
+	},
+	"Scheduling / Binpacking / should not schedule pods when initContainer resource requests are greater than available instance types": func(t *testing.T) {
+		p := pod("p", "1", "")
+		p.Spec.InitContainers = []corev1.Container{{Name: "init", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("512")}}}}
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 0, 1, 0)
+	},
+	"Scheduling / Binpacking / should handle zero-quantity resource requests": func(t *testing.T) {
+		p := pod("p", "", "")
+		p.Spec.Containers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("0"), "foo.com/weird-resources": resource.MustParse("0")}
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 1, 0, 1)
+	},
+	"Scheduling / In-Flight Nodes / should launch a second node if a pod won't fit on the existingNodes node": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "2", ""), withNodes(readyNode("small", "1", nil)))
+		expect(t, r, 1, 0, 1)
+	},
+	"Scheduling / In-Flight Nodes / should launch a second node if a pod isn't compatible with the existingNodes node (node selector)": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withNodeSelector(zoneKey, "test-zone-2"))}, withNodes(readyNode("in-zone-1", "4", nil)))
+		expect(t, r, 1, 0, 1)
+	},
+	"Scheduling / In-Flight Nodes / Taints / should not assume pod will schedule to a tainted node": func(t *testing.T) {
+		tainted := readyNode("tainted", "4", []corev1.Taint{{Key: "foo", Value: "bar", Effect: corev1.TaintEffectNoSchedule}})
+		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "1", ""), withNodes(tainted)), 1, 0, 1)
+	},
+	"Scheduling / Existing Nodes / should schedule multiple pods to an existing node unowned by Karpenter": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(3, "p", "1", ""), withNodes(readyNode("unowned", "4", nil))), 3, 0, 0)
+	},
+	"Scheduling / Existing Nodes / should consider a pod incompatible with an existing node but compatible with NodePool": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "1", "", withNodeSelector(zoneKey, "test-zone-3"))}, withNodes(readyNode("zone-1", "4", nil)))
+		expect(t, r, 1, 0, 1)
+	},
+	"Topology / Zonal / should respect NodePool zonal constraints": func(t *testing.T) {
+		np := pool("default", 0, world(), requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2"))
+		ps := pods(4, "p", "1", "", withLabels("app", "web"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"app": "web"}))
+		if z := zonesOf(solve([]NodePool{np}, ps)); len(z) != 2 || z["test-zone-1"] != 2 || z["test-zone-2"] != 2 {
+			t.Errorf("pods per zone %v, want 2 in each of zones 1 and 2", z)
+		}
+	},
+	"Topology / Hostname / should balance pods on the same hostname up to maxskew": func(t *testing.T) {
+		ps := pods(4, "p", "1", "", withLabels("app", "web"), withSpread(corev1.LabelHostname, 4, corev1.DoNotSchedule, map[string]string{"app": "web"}))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 4, 0, 1)
+	},
+	"Topology / CapacityType / should respect NodePool capacity type constraints": func(t *testing.T) {
+		np := pool("default", 0, world(), requirements.New(ctKey, corev1.NodeSelectorOpIn, od))
+		ps := pods(3, "p", "1", "", withLabels("app", "web"), withSpread(ctKey, 1, corev1.DoNotSchedule, map[string]string{"app": "web"}))
+		r := solve([]NodePool{np}, ps)
+		if scheduledCount(r) != 3 {
+			t.Fatalf("placed %d of 3", scheduledCount(r))
+		}
+		for _, nc := range r.NewNodeClaims {
+			if nc.Offering.CapacityType != od {
+				t.Errorf("capacity type %s, want on-demand only", nc.Offering.CapacityType)
+			}
+		}
+	},
+	"Topology / Pod Affinity/Anti-Affinity / should schedule a pod with empty pod affinity and anti-affinity": func(t *testing.T) {
+		p := pod("p", "1", "")
+		p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{}, PodAntiAffinity: &corev1.PodAntiAffinity{}}
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}), 1, 0, 1)
+	},
+	"Topology / Pod Affinity/Anti-Affinity / should respect self pod affinity (zone)": func(t *testing.T) {
+		ps := pods(3, "p", "1", "", withLabels("app", "web"), withPodAffinity(zoneKey, map[string]string{"app": "web"}))
+		r := solve([]NodePool{pool("default", 0, world())}, ps)
+		if z := zonesOf(r); len(z) != 1 || scheduledCount(r) != 3 {
+			t.Errorf("pods per zone %v, want all three in one zone", z)
+		}
+	},
+	"Topology / Pod Affinity/Anti-Affinity / should not violate pod anti-affinity on zone": func(t *testing.T) {
+		// Three labelled pods pinned one per zone are placed first (larger first); the pod
+		// that avoids them has no zone left.
+		var ps []*corev1.Pod
+		for i := 1; i <= 3; i++ {
+			ps = append(ps, pod(fmt.Sprint("zone-", i), "2", "", withLabels("security", "s2"), withNodeSelector(zoneKey, fmt.Sprint("test-zone-", i))))
+		}
+		ps = append(ps, pod("avoider", "1", "", withAntiAffinity(zoneKey, map[string]string{"security": "s2"})))
+		r := solve([]NodePool{pool("default", 0, world())}, ps)
+		if placed := placement(r); len(placed) != 3 || placed["avoider"] != "" {
+			t.Errorf("placed %v, want the three zone pods and not the avoider", placed)
+		}
+	},
+}
+
+// zoneCase: the pod lands alone on a NodeClaim in zone.
+func zoneCase(t *testing.T, p *corev1.Pod, zone string) {
+	t.Helper()
+	r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p})
+	expect(t, r, 1, 0, 1)
+	if z := r.NewNodeClaims[0].Offering.Zone; z != zone {
+		t.Errorf("zone %q, want %s", z, zone)
+	}
+}
+
+// readyNode is an initialized node in test-zone-1 with cpu allocatable and taints.
+func readyNode(name, cpu string, taints []corev1.Taint) ExistingNode {
+	return ExistingNode{Name: name, Initialized: true, Taints: taints,
+		Labels:      map[string]string{corev1.LabelHostname: name, zoneKey: "test-zone-1", corev1.LabelArchStable: "amd64", corev1.LabelOSStable: "linux"},
+		Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourcePods: resource.MustParse("110")}}
+}
+
+func withNodes(nodes ...ExistingNode) func(*Input) {
+	return func(in *Input) { in.Nodes = nodes }
 }
 
 // integerCase: a pod requiring the integer "size" label with op and value lands on instance

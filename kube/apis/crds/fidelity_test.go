@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
 	"github.com/nodepilot/nodepilot/kube/apis/crds/crdtest"
@@ -104,31 +105,25 @@ func TestCRDsAdmitAsKarpenters(t *testing.T) {
 // though plan then goes on with a note.
 func goValidate(t *testing.T, o corpusObject) []string {
 	var errs []string
+	var obj interface {
+		SetDefaults()
+		Validate() field.ErrorList
+	}
 	switch o.kind {
 	case "NodePool":
-		np := &karpv1.NodePool{}
-		typed(t, o.obj, np)
+		obj = &karpv1.NodePool{}
 		if d, ok := o.obj["spec"].(map[string]interface{})["disruption"].(map[string]interface{}); ok && d["consolidateAfter"] == nil {
 			errs = append(errs, "spec.disruption.consolidateAfter: Required value")
 		}
-		np.SetDefaults()
-		for _, e := range np.Validate() {
-			errs = append(errs, e.Error())
-		}
 	case "NodeClaim":
-		nc := &karpv1.NodeClaim{}
-		typed(t, o.obj, nc)
-		nc.SetDefaults()
-		for _, e := range nc.Validate() {
-			errs = append(errs, e.Error())
-		}
+		obj = &karpv1.NodeClaim{}
 	case "EC2NodeClass":
-		nc := &awsv1.EC2NodeClass{}
-		typed(t, o.obj, nc)
-		nc.SetDefaults()
-		for _, e := range nc.Validate() {
-			errs = append(errs, e.Error())
-		}
+		obj = &awsv1.EC2NodeClass{}
+	}
+	typed(t, o.obj, obj)
+	obj.SetDefaults()
+	for _, e := range obj.Validate() {
+		errs = append(errs, e.Error())
 	}
 	return errs
 }
