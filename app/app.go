@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -283,6 +284,9 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 	for {
 		snap := a.Cluster.Snapshot()
 		for _, nc := range snap.NodeClasses {
+			if a.terminateNodeClass(ctx, snap, nc) {
+				continue // being deleted: its status no longer matters
+			}
 			status := a.Provider.NodeClassStatus(ctx, nc)
 			keepTransitionTimes(&status, nc.Status)
 			if equality.Semantic.DeepEqual(status, nc.Status) {
@@ -308,6 +312,68 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 		case <-tick.C():
 		}
 	}
+}
+
+// terminateNodeClass handles an EC2NodeClass's termination finalizer, as Karpenter does: it
+// puts the finalizer on every EC2NodeClass, and on one being deleted waits for the NodeClaims
+// that use it to be gone, then deletes the instance profile made for its role and releases it.
+// It reports whether nc is being deleted.
+func (a *App) terminateNodeClass(ctx context.Context, snap *state.Snapshot, nc *awsv1.EC2NodeClass) bool {
+	switch terminationStep(nc, snap) {
+	case addFinalizer:
+		a.updateFinalizers(ctx, nc, "add finalizer "+awsv1.TerminationFinalizer, func(f []string) []string { return append(f, awsv1.TerminationFinalizer) })
+	case waitForNodeClaims:
+		return true
+	case releaseNodeClass:
+		if err := a.Provider.DeleteInstanceProfile(ctx, nc); err != nil {
+			if ctx.Err() == nil && !executor.NotPerformed(err) {
+				a.opts.Logger.Warn("deleting the instance profile of a deleted ec2nodeclass", "ec2nodeclass", nc.Name, "error", err)
+			}
+			return true
+		}
+		a.updateFinalizers(ctx, nc, "remove finalizer "+awsv1.TerminationFinalizer, func(f []string) []string {
+			return slices.DeleteFunc(f, func(s string) bool { return s == awsv1.TerminationFinalizer })
+		})
+	}
+	return nc.DeletionTimestamp != nil
+}
+
+func (a *App) updateFinalizers(ctx context.Context, nc *awsv1.EC2NodeClass, what string, change func([]string) []string) {
+	err := a.Executor.UpdateNodeClass(ctx, nc.Name, what, func(o *awsv1.EC2NodeClass) error {
+		o.Finalizers = change(o.Finalizers)
+		return nil
+	})
+	if err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
+		a.opts.Logger.Warn("updating ec2nodeclass finalizers", "ec2nodeclass", nc.Name, "error", err)
+	}
+}
+
+// finalizerStep is what an EC2NodeClass's termination finalizer calls for now.
+type finalizerStep int
+
+const (
+	nothingToDo finalizerStep = iota
+	addFinalizer
+	waitForNodeClaims
+	releaseNodeClass
+)
+
+// terminationStep decides the finalizer's step: add it to a live EC2NodeClass without it; on
+// one being deleted, wait while a NodeClaim (deleting or not) still uses it, then release it.
+func terminationStep(nc *awsv1.EC2NodeClass, snap *state.Snapshot) finalizerStep {
+	has := slices.Contains(nc.Finalizers, awsv1.TerminationFinalizer)
+	switch {
+	case nc.DeletionTimestamp == nil && !has:
+		return addFinalizer
+	case nc.DeletionTimestamp == nil || !has:
+		return nothingToDo
+	}
+	for _, claim := range snap.NodeClaims {
+		if ref := claim.Spec.NodeClassRef; ref != nil && ref.Name == nc.Name && ref.Kind == awsv1.KindEC2NodeClass {
+			return waitForNodeClaims
+		}
+	}
+	return releaseNodeClass
 }
 
 // keepTransitionTimes keeps a condition's time when nothing about it changed, so that an

@@ -12,9 +12,13 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 
 	"github.com/nodepilot/nodepilot/aws"
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 // TestNewWithoutAWS: read-only needs neither a cluster name nor AWS, and says which it lacks;
@@ -87,5 +91,40 @@ func TestNewWithoutAWS(t *testing.T) {
 				t.Error("an instance type without a provider")
 			}
 		})
+	}
+}
+
+func TestTerminationStep(t *testing.T) {
+	now := metav1.Now()
+	nodeClass := func(deleting, finalizer bool) *awsv1.EC2NodeClass {
+		nc := &awsv1.EC2NodeClass{ObjectMeta: metav1.ObjectMeta{Name: "default"}}
+		if deleting {
+			nc.DeletionTimestamp = &now
+		}
+		if finalizer {
+			nc.Finalizers = []string{awsv1.TerminationFinalizer}
+		}
+		return nc
+	}
+	using := func(kind, name string) *state.Snapshot {
+		return &state.Snapshot{NodeClaims: []*karpv1.NodeClaim{{ObjectMeta: metav1.ObjectMeta{Name: "nc"},
+			Spec: karpv1.NodeClaimSpec{NodeClassRef: &karpv1.NodeClassReference{Group: awsv1.Group, Kind: kind, Name: name}}}}}
+	}
+	for _, tc := range []struct {
+		name string
+		nc   *awsv1.EC2NodeClass
+		snap *state.Snapshot
+		want finalizerStep
+	}{
+		{"a live class gets the finalizer", nodeClass(false, false), &state.Snapshot{}, addFinalizer},
+		{"a live class keeps it", nodeClass(false, true), &state.Snapshot{}, nothingToDo},
+		{"a deleted class waits for its nodeclaims", nodeClass(true, true), using(awsv1.KindEC2NodeClass, "default"), waitForNodeClaims},
+		{"another class's nodeclaims do not hold it", nodeClass(true, true), using(awsv1.KindEC2NodeClass, "other"), releaseNodeClass},
+		{"released once none is left", nodeClass(true, true), &state.Snapshot{}, releaseNodeClass},
+		{"without the finalizer nothing is ours", nodeClass(true, false), &state.Snapshot{}, nothingToDo},
+	} {
+		if got := terminationStep(tc.nc, tc.snap); got != tc.want {
+			t.Errorf("%s: step %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }

@@ -94,6 +94,41 @@ func (p *Provider) ensureInstanceProfile(ctx context.Context, nc *awsv1.EC2NodeC
 	return nil
 }
 
+// DeleteInstanceProfile deletes, once nc is being deleted, the instance profile this provider
+// made for its spec.role, after taking its role out, as Karpenter does on the EC2NodeClass's
+// termination. A profile the EC2NodeClass names (spec.instanceProfile) is the user's, and one
+// that is gone is done.
+func (p *Provider) DeleteInstanceProfile(ctx context.Context, nc *awsv1.EC2NodeClass) error {
+	if nc.Spec.Role == "" {
+		return nil
+	}
+	name := p.InstanceProfileName(nc)
+	p.profileMu.Lock()
+	defer p.profileMu.Unlock()
+	return p.opts.Act(ctx, executor.Action{Kind: executor.DeleteInstanceProfile, Object: "instance-profile/" + name,
+		Message: fmt.Sprintf("delete instance profile %s of deleted ec2nodeclass %s", name, nc.Name)},
+		func(ctx context.Context) error {
+			got, err := p.clients.IAM.GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: sdkaws.String(name)})
+			switch {
+			case errorCode(err) == "NoSuchEntity":
+				return nil
+			case err != nil:
+				return fmt.Errorf("iam GetInstanceProfile: %w", err)
+			}
+			for _, r := range got.InstanceProfile.Roles {
+				if _, err := p.clients.IAM.RemoveRoleFromInstanceProfile(ctx, &iam.RemoveRoleFromInstanceProfileInput{
+					InstanceProfileName: sdkaws.String(name), RoleName: r.RoleName,
+				}); err != nil && errorCode(err) != "NoSuchEntity" {
+					return fmt.Errorf("iam RemoveRoleFromInstanceProfile %q: %w", sdkaws.ToString(r.RoleName), err)
+				}
+			}
+			if _, err := p.clients.IAM.DeleteInstanceProfile(ctx, &iam.DeleteInstanceProfileInput{InstanceProfileName: sdkaws.String(name)}); err != nil && errorCode(err) != "NoSuchEntity" {
+				return fmt.Errorf("iam DeleteInstanceProfile: %w", err)
+			}
+			return nil
+		})
+}
+
 // InstanceProfileName is the name of the instance profile the provider creates for an
 // EC2NodeClass with spec.role: the cluster name and a hash of the region and the node class's
 // UID (its name when it has no UID), so that a recreated node class gets a new profile.

@@ -1,8 +1,10 @@
 package demo
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,11 +19,12 @@ import (
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 // TestSeedStoryEndToEnd runs the seed story on the real control plane and the emulator, through
 // client-go and aws-sdk-go-v2: scale out, scale in, a spot interruption, a budget that blocks, a
-// PodDisruptionBudget that holds during a drain.
+// PodDisruptionBudget that holds during a drain, an EC2NodeClass deleted.
 func TestSeedStoryEndToEnd(t *testing.T) {
 	ctx, env := runDemo(t, 8*time.Minute)
 	kube := env.App.Clients.Kube
@@ -93,10 +96,55 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 		return nil
 	})
 	assertTerminated(t, env, last.Node.Spec.ProviderID)
+
+	t.Log("an EC2NodeClass gets Karpenter's termination finalizer; deleted, its instance profile goes with it")
+	terminateNodeClass(t, ctx, env)
 	for _, e := range env.App.Journal.Entries(0) {
 		if e.Kind != journal.KindBlocked || disruption.Forbidden(e.Reason) { // as the Decisions pane shows them
 			t.Logf("journal %s %-14s %-22s %s", e.Time.Format("15:04:05"), e.Kind, e.Reason, e.Message)
 		}
+	}
+}
+
+// terminateNodeClass creates an EC2NodeClass like the demo's first, waits for its instance
+// profile and its termination finalizer, deletes it, and checks that it and its profile go.
+func terminateNodeClass(t *testing.T, ctx context.Context, env *Environment) {
+	t.Helper()
+	classes := env.App.Cluster.Snapshot().NodeClasses
+	if len(classes) == 0 {
+		t.Fatal("no EC2NodeClass in the demo")
+	}
+	scratch := &awsv1.EC2NodeClass{ObjectMeta: metav1.ObjectMeta{Name: "scratch"}, Spec: *classes[0].Spec.DeepCopy()}
+	scratch.Spec.Role, scratch.Spec.InstanceProfile = cmp.Or(classes[0].Spec.Role, "KarpenterNodeRole"), nil
+	if _, err := env.App.Clients.NodeClasses.Create(ctx, scratch); err != nil {
+		t.Fatal(err)
+	}
+	var profile string
+	waitFor(t, ctx, env, time.Minute, "the scratch class's instance profile and finalizer", func(s *state.Snapshot) error {
+		for _, nc := range s.NodeClasses {
+			if nc.Name == "scratch" && nc.Status.InstanceProfile != "" && slices.Contains(nc.Finalizers, awsv1.TerminationFinalizer) {
+				profile = nc.Status.InstanceProfile
+				return nil
+			}
+		}
+		return fmt.Errorf("not yet")
+	})
+	if !slices.Contains(env.Emulator.InstanceProfiles(), profile) {
+		t.Fatalf("instance profile %s is not in the emulator: %v", profile, env.Emulator.InstanceProfiles())
+	}
+	if err := env.App.Clients.NodeClasses.Delete(ctx, "scratch", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, env, time.Minute, "the scratch class gone", func(s *state.Snapshot) error {
+		for _, nc := range s.NodeClasses {
+			if nc.Name == "scratch" {
+				return fmt.Errorf("still there, finalizers %v", nc.Finalizers)
+			}
+		}
+		return nil
+	})
+	if slices.Contains(env.Emulator.InstanceProfiles(), profile) {
+		t.Errorf("instance profile %s outlived its EC2NodeClass", profile)
 	}
 }
 

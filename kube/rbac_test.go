@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -205,6 +206,16 @@ func rbacWriter(t *testing.T, e *env, cfg *rest.Config) {
 	if got, err := e.clients.NodeClasses.Get(ctx, "default"); err != nil || got.Status.InstanceProfile != "rbac-profile" {
 		t.Errorf("ec2nodeclass status after UpdateNodeClassStatus: %v, %+v", err, got.Status)
 	}
+	_, err = w.UpdateNodeClass(ctx, "default", func(nc *awsv1.EC2NodeClass) error {
+		nc.Finalizers = append(nc.Finalizers, "rbac.test/finalizer")
+		return nil
+	})
+	check(t, "UpdateNodeClass", err)
+	_, err = w.UpdateNodeClass(ctx, "default", func(nc *awsv1.EC2NodeClass) error {
+		nc.Finalizers = slices.DeleteFunc(nc.Finalizers, func(f string) bool { return f == "rbac.test/finalizer" })
+		return nil
+	})
+	check(t, "UpdateNodeClass", err)
 
 	w.Event(evict, corev1.EventTypeNormal, "Evicted", "evicted by the rbac test")
 	eventually(t, 10*time.Second, "event recorded as the service account", func(ctx context.Context) (bool, string) {

@@ -19,6 +19,15 @@ func (w *Writer) UpdateNodePoolStatus(ctx context.Context, name string, mutate f
 	return err
 }
 
+// UpdateNodeClass changes the named EC2NodeClass's metadata (its finalizers).
+func (w *Writer) UpdateNodeClass(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) (*awsv1.EC2NodeClass, error) {
+	get := func(ctx context.Context) (*awsv1.EC2NodeClass, error) { return w.clients.NodeClasses.Get(ctx, name) }
+	send := func(ctx context.Context, patch []byte) (*awsv1.EC2NodeClass, error) {
+		return w.clients.NodeClasses.Patch(ctx, name, patch, false)
+	}
+	return update(ctx, fmt.Sprintf("ec2nodeclass %q", name), get, mutate, send)
+}
+
 // UpdateNodeClassStatus changes the named EC2NodeClass's status (subnets, security groups,
 // AMIs, instance profile, conditions) through the status subresource.
 func (w *Writer) UpdateNodeClassStatus(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) error {

@@ -1,9 +1,11 @@
 package emulator
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -227,4 +229,11 @@ func (e *Emulator) deleteInstanceProfile(q query) (any, error) {
 	}
 	delete(e.profiles, name)
 	return nil, nil
+}
+
+// InstanceProfiles returns the names of the instance profiles that exist, sorted.
+func (e *Emulator) InstanceProfiles() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Sorted(maps.Keys(e.profiles))
 }

@@ -60,6 +60,8 @@ const (
 	Terminate             Kind = "Terminate"
 	CreateInstanceProfile Kind = "CreateInstanceProfile"
 	DeleteQueueMessage    Kind = "DeleteQueueMessage"
+	DeleteInstanceProfile Kind = "DeleteInstanceProfile"
+	UpdateNodeClass       Kind = "UpdateNodeClass"
 )
 
 // Action is one write: what it does, to which object, in an operator's words.
@@ -238,6 +240,12 @@ func (e *Executor) DeletePod(ctx context.Context, pod *corev1.Pod, gracePeriodSe
 func (e *Executor) UpdateNodePoolStatus(ctx context.Context, name string, mutate func(*karpv1.NodePool) error) error {
 	return e.Do(ctx, Action{Kind: UpdateNodePoolStatus, Object: "nodepool/" + name, NodePool: name, Message: "update nodepool " + name + "'s status"},
 		func(ctx context.Context) error { return e.writer.UpdateNodePoolStatus(ctx, name, mutate) })
+}
+
+// UpdateNodeClass changes an EC2NodeClass's metadata (its finalizers).
+func (e *Executor) UpdateNodeClass(ctx context.Context, name, what string, mutate func(*awsv1.EC2NodeClass) error) error {
+	return e.Do(ctx, Action{Kind: UpdateNodeClass, Object: "ec2nodeclass/" + name, Message: what + " on ec2nodeclass " + name},
+		func(ctx context.Context) error { _, err := e.writer.UpdateNodeClass(ctx, name, mutate); return err })
 }
 
 // UpdateNodeClassStatus changes an EC2NodeClass's status.

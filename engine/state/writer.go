@@ -36,6 +36,8 @@ type Writer interface {
 	DeletePod(ctx context.Context, pod *corev1.Pod, gracePeriodSeconds *int64) error
 	// UpdateNodePoolStatus changes a NodePool's status.
 	UpdateNodePoolStatus(ctx context.Context, name string, mutate func(*karpv1.NodePool) error) error
+	// UpdateNodeClass changes an EC2NodeClass's metadata (finalizers).
+	UpdateNodeClass(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) (*awsv1.EC2NodeClass, error)
 	// UpdateNodeClassStatus changes an EC2NodeClass's status.
 	UpdateNodeClassStatus(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) error
 	// Event records a Kubernetes event about an object (best effort: it never fails).

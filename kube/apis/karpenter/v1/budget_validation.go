@@ -21,7 +21,9 @@ const (
 // expression (minute, hour, day of month, month, day of week) or one of the descriptors
 // @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly, in UTC.
 func ParseSchedule(schedule string) (cron.Schedule, error) {
-	if strings.HasPrefix(schedule, "@") {
+	// A descriptor must stand alone: " @every 1h" is no five-field schedule either, though the
+	// cron library would read it.
+	if strings.HasPrefix(strings.TrimSpace(schedule), "@") {
 		switch schedule {
 		case "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly":
 		default:
