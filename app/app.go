@@ -287,6 +287,7 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 			if a.terminateNodeClass(ctx, snap, nc) {
 				continue // being deleted: its status no longer matters
 			}
+			a.annotateNodeClassHash(ctx, nc)
 			status := a.Provider.NodeClassStatus(ctx, nc)
 			keepTransitionTimes(&status, nc.Status)
 			if equality.Semantic.DeepEqual(status, nc.Status) {
@@ -345,6 +346,25 @@ func (a *App) updateFinalizers(ctx context.Context, nc *awsv1.EC2NodeClass, what
 	})
 	if err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
 		a.opts.Logger.Warn("updating ec2nodeclass finalizers", "ec2nodeclass", nc.Name, "error", err)
+	}
+}
+
+// annotateNodeClassHash writes nc's hash and hash version on it when they changed, as Karpenter's
+// hash controller does, for the tools (and the Karpenter) that read them there.
+func (a *App) annotateNodeClassHash(ctx context.Context, nc *awsv1.EC2NodeClass) {
+	if nc.Annotations[awsv1.AnnotationEC2NodeClassHash] == a.Provider.NodeClassHash(nc) && nc.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] == awsv1.EC2NodeClassHashVersion {
+		return
+	}
+	err := a.Executor.UpdateNodeClass(ctx, nc.Name, "annotate hash", func(o *awsv1.EC2NodeClass) error {
+		if o.Annotations == nil {
+			o.Annotations = map[string]string{}
+		}
+		o.Annotations[awsv1.AnnotationEC2NodeClassHash] = a.Provider.NodeClassHash(o)
+		o.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] = awsv1.EC2NodeClassHashVersion
+		return nil
+	})
+	if err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
+		a.opts.Logger.Warn("annotating the ec2nodeclass hash", "ec2nodeclass", nc.Name, "error", err)
 	}
 }
 

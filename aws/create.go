@@ -243,7 +243,7 @@ func (p *Provider) launchedNodeClaim(nodeClaim *karpv1.NodeClaim, nc *awsv1.EC2N
 	if out.Annotations == nil {
 		out.Annotations = map[string]string{}
 	}
-	out.Annotations[awsv1.AnnotationEC2NodeClassHash] = awsv1.Hash(nc, p.opts.ClusterCABundle)
+	out.Annotations[awsv1.AnnotationEC2NodeClassHash] = p.NodeClassHash(nc)
 	out.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] = awsv1.EC2NodeClassHashVersion
 	if r.instanceProfile != "" {
 		out.Annotations[awsv1.AnnotationInstanceProfile] = r.instanceProfile

@@ -25,6 +25,12 @@ const (
 	DriftSecurityGroup cloudprovider.DriftReason = "SecurityGroupDrift"
 )
 
+// NodeClassHash is the karpenter.k8s.aws/ec2nodeclass-hash of nc in this cluster (the hash
+// covers the cluster's CA bundle, as Karpenter's does).
+func (p *Provider) NodeClassHash(nc *awsv1.EC2NodeClass) string {
+	return awsv1.Hash(nc, p.opts.ClusterCABundle)
+}
+
 // IsDrifted says why a NodeClaim's instance no longer matches its EC2NodeClass, or "": the
 // node class's hash differs from the karpenter.k8s.aws/ec2nodeclass-hash annotation (of the same
 // hash version), or the instance's AMI, subnet or security groups are no longer selected. The
@@ -37,7 +43,7 @@ func (p *Provider) IsDrifted(ctx context.Context, nodeClaim *karpv1.NodeClaim) (
 		return "", fmt.Errorf("drift of nodeclaim %q: %w", nodeClaim.Name, err)
 	}
 	if h, ok := nodeClaim.Annotations[awsv1.AnnotationEC2NodeClassHash]; ok &&
-		nodeClaim.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] == awsv1.EC2NodeClassHashVersion && h != awsv1.Hash(nc, p.opts.ClusterCABundle) {
+		nodeClaim.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] == awsv1.EC2NodeClassHashVersion && h != p.NodeClassHash(nc) {
 		return DriftNodeClass, nil
 	}
 	id, err := instanceID(nodeClaim.Status.ProviderID)

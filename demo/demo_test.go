@@ -120,9 +120,10 @@ func terminateNodeClass(t *testing.T, ctx context.Context, env *Environment) {
 		t.Fatal(err)
 	}
 	var profile string
-	waitFor(t, ctx, env, time.Minute, "the scratch class's instance profile and finalizer", func(s *state.Snapshot) error {
+	waitFor(t, ctx, env, time.Minute, "the scratch class's instance profile, finalizer and hash annotations", func(s *state.Snapshot) error {
 		for _, nc := range s.NodeClasses {
-			if nc.Name == "scratch" && nc.Status.InstanceProfile != "" && slices.Contains(nc.Finalizers, awsv1.TerminationFinalizer) {
+			if nc.Name == "scratch" && nc.Status.InstanceProfile != "" && slices.Contains(nc.Finalizers, awsv1.TerminationFinalizer) &&
+				nc.Annotations[awsv1.AnnotationEC2NodeClassHash] == env.App.Provider.NodeClassHash(nc) && nc.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] == awsv1.EC2NodeClassHashVersion {
 				profile = nc.Status.InstanceProfile
 				return nil
 			}

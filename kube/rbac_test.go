@@ -195,6 +195,11 @@ func rbacWriter(t *testing.T, e *env, cfg *rest.Config) {
 	check(t, "Evict", w.Evict(ctx, evict))
 	check(t, "DeletePod", w.DeletePod(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "rbac-delete"}}, nil))
 
+	_, err = w.UpdateNodePool(ctx, "default", func(np *karpv1.NodePool) error {
+		np.Annotations = map[string]string{karpv1.NodePoolHashVersionAnnotationKey: "rbac"}
+		return nil
+	})
+	check(t, "UpdateNodePool", err)
 	check(t, "UpdateNodePoolStatus", w.UpdateNodePoolStatus(ctx, "default", func(np *karpv1.NodePool) error {
 		meta.SetStatusCondition(&np.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Ready", Message: "rbac"})
 		return nil

@@ -8,6 +8,15 @@ import (
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
+// UpdateNodePool changes the named NodePool's metadata (its hash annotations).
+func (w *Writer) UpdateNodePool(ctx context.Context, name string, mutate func(*karpv1.NodePool) error) (*karpv1.NodePool, error) {
+	get := func(ctx context.Context) (*karpv1.NodePool, error) { return w.clients.NodePools.Get(ctx, name) }
+	send := func(ctx context.Context, patch []byte) (*karpv1.NodePool, error) {
+		return w.clients.NodePools.Patch(ctx, name, patch, false)
+	}
+	return update(ctx, fmt.Sprintf("nodepool %q", name), get, mutate, send)
+}
+
 // UpdateNodePoolStatus changes the named NodePool's status (resources, nodes, conditions)
 // through the status subresource.
 func (w *Writer) UpdateNodePoolStatus(ctx context.Context, name string, mutate func(*karpv1.NodePool) error) error {

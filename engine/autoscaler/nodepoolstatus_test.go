@@ -63,6 +63,10 @@ func TestNodePoolStatus(t *testing.T) {
 		if got := usageMetric(t, h, tc.pool, "cpu"); got != float64(cpu)/1000 {
 			t.Errorf("%s: karpenter_nodepools_usage{resource_type=cpu} = %g, want %g", tc.pool, got, float64(cpu)/1000)
 		}
+		// As Karpenter's hash controller, the NodePool carries its hash and the scheme's version.
+		if np.Annotations[karpv1.NodePoolHashAnnotationKey] != karpv1.Hash(np) || np.Annotations[karpv1.NodePoolHashVersionAnnotationKey] != karpv1.NodePoolHashVersion {
+			t.Errorf("%s: annotations %v, want hash %s version %s", tc.pool, np.Annotations, karpv1.Hash(np), karpv1.NodePoolHashVersion)
+		}
 		for _, c := range []string{karpv1.ConditionTypeValidationSucceeded, karpv1.ConditionTypeNodeClassReady} {
 			if meta.FindStatusCondition(np.Status.Conditions, c) == nil {
 				t.Errorf("%s: no %s condition", tc.pool, c)

@@ -62,6 +62,7 @@ const (
 	DeleteQueueMessage    Kind = "DeleteQueueMessage"
 	DeleteInstanceProfile Kind = "DeleteInstanceProfile"
 	UpdateNodeClass       Kind = "UpdateNodeClass"
+	UpdateNodePool        Kind = "UpdateNodePool"
 )
 
 // Action is one write: what it does, to which object, in an operator's words.
@@ -234,6 +235,12 @@ func (e *Executor) DeletePod(ctx context.Context, pod *corev1.Pod, gracePeriodSe
 	name := pod.Namespace + "/" + pod.Name
 	return e.Do(ctx, Action{Kind: DeletePod, Object: "pod/" + name, Message: "delete pod " + name + " from node " + pod.Spec.NodeName},
 		func(ctx context.Context) error { return e.writer.DeletePod(ctx, pod, gracePeriodSeconds) })
+}
+
+// UpdateNodePool changes a NodePool's metadata (its hash annotations).
+func (e *Executor) UpdateNodePool(ctx context.Context, name, what string, mutate func(*karpv1.NodePool) error) error {
+	return e.Do(ctx, Action{Kind: UpdateNodePool, Object: "nodepool/" + name, NodePool: name, Message: what + " on nodepool " + name},
+		func(ctx context.Context) error { _, err := e.writer.UpdateNodePool(ctx, name, mutate); return err })
 }
 
 // UpdateNodePoolStatus changes a NodePool's status.

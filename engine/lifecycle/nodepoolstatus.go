@@ -68,13 +68,27 @@ func condition(t string, err error, reason string) metav1.Condition {
 	return metav1.Condition{Type: t, Status: metav1.ConditionFalse, Reason: reason, Message: err.Error()}
 }
 
-// reconcileNodePools writes each NodePool's status when it changed.
+// setHashAnnotations writes a NodePool's hash and hash version on it, as Karpenter's hash
+// controller does, for the tools (and the Karpenter) that read them there.
+func setHashAnnotations(np *karpv1.NodePool) error {
+	if np.Annotations == nil {
+		np.Annotations = map[string]string{}
+	}
+	np.Annotations[karpv1.NodePoolHashAnnotationKey] = karpv1.Hash(np)
+	np.Annotations[karpv1.NodePoolHashVersionAnnotationKey] = karpv1.NodePoolHashVersion
+	return nil
+}
+
+// reconcileNodePools writes each NodePool's hash annotations and status when they changed.
 func (c *Controller) reconcileNodePools(ctx context.Context, snap *state.Snapshot) error {
 	var errs []error
 	usage := snap.PoolUsage()
 	for _, np := range snap.NodePools {
 		if np.DeletionTimestamp != nil {
 			continue
+		}
+		if np.Annotations[karpv1.NodePoolHashAnnotationKey] != karpv1.Hash(np) || np.Annotations[karpv1.NodePoolHashVersionAnnotationKey] != karpv1.NodePoolHashVersion {
+			errs = append(errs, c.exec.UpdateNodePool(ctx, np.Name, "annotate hash", setHashAnnotations))
 		}
 		want := np.DeepCopy()
 		SetNodePoolStatus(snap, usage[np.Name], want)

@@ -34,6 +34,8 @@ type Writer interface {
 	Evict(ctx context.Context, pod *corev1.Pod) error
 	// DeletePod deletes a pod with a grace period (nil: the pod's own).
 	DeletePod(ctx context.Context, pod *corev1.Pod, gracePeriodSeconds *int64) error
+	// UpdateNodePool changes a NodePool's metadata (its hash annotations).
+	UpdateNodePool(ctx context.Context, name string, mutate func(*karpv1.NodePool) error) (*karpv1.NodePool, error)
 	// UpdateNodePoolStatus changes a NodePool's status.
 	UpdateNodePoolStatus(ctx context.Context, name string, mutate func(*karpv1.NodePool) error) error
 	// UpdateNodeClass changes an EC2NodeClass's metadata (finalizers).
