@@ -12,6 +12,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 
@@ -288,6 +290,7 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 				continue // being deleted: its status no longer matters
 			}
 			a.annotateNodeClassHash(ctx, nc)
+			a.rehashNodeClaims(ctx, snap, nc)
 			status := a.Provider.NodeClassStatus(ctx, nc)
 			keepTransitionTimes(&status, nc.Status)
 			if equality.Semantic.DeepEqual(status, nc.Status) {
@@ -366,6 +369,45 @@ func (a *App) annotateNodeClassHash(ctx context.Context, nc *awsv1.EC2NodeClass)
 	if err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
 		a.opts.Logger.Warn("annotating the ec2nodeclass hash", "ec2nodeclass", nc.Name, "error", err)
 	}
+}
+
+// rehashNodeClaims gives the NodeClaims of nc hashed under another scheme (an older nodepilot's,
+// or none) nc's current hash and Karpenter's scheme, as Karpenter's hash controller does: their
+// drift cannot be told from the old hash, and afterwards it can. A drifted one keeps its hash.
+func (a *App) rehashNodeClaims(ctx context.Context, snap *state.Snapshot, nc *awsv1.EC2NodeClass) {
+	for _, name := range staleNodeClassHashes(snap, nc) {
+		_, err := a.Executor.UpdateNodeClaim(ctx, name, "re-hash under ec2nodeclass-hash-version "+awsv1.EC2NodeClassHashVersion, func(o *karpv1.NodeClaim) error {
+			if o.Annotations == nil {
+				o.Annotations = map[string]string{}
+			}
+			o.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] = awsv1.EC2NodeClassHashVersion
+			if meta.FindStatusCondition(o.Status.Conditions, karpv1.ConditionTypeDrifted) == nil {
+				o.Annotations[awsv1.AnnotationEC2NodeClassHash] = a.Provider.NodeClassHash(nc)
+			}
+			return nil
+		})
+		if err != nil && ctx.Err() == nil && !executor.NotPerformed(err) && !apierrors.IsNotFound(err) {
+			a.opts.Logger.Warn("re-hashing a nodeclaim", "nodeclaim", name, "error", err)
+		}
+	}
+}
+
+// staleNodeClassHashes names the launched NodeClaims of nc whose EC2NodeClass hash is of
+// another scheme.
+func staleNodeClassHashes(snap *state.Snapshot, nc *awsv1.EC2NodeClass) []string {
+	var out []string
+	for _, claim := range snap.NodeClaims {
+		ref := claim.Spec.NodeClassRef
+		if ref == nil || ref.Name != nc.Name || ref.Kind != awsv1.KindEC2NodeClass || claim.DeletionTimestamp != nil {
+			continue
+		}
+		// Launch writes the hash: one not launched yet is not stale.
+		launched := meta.IsStatusConditionTrue(claim.Status.Conditions, karpv1.ConditionTypeLaunched)
+		if launched && claim.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] != awsv1.EC2NodeClassHashVersion {
+			out = append(out, claim.Name)
+		}
+	}
+	return out
 }
 
 // finalizerStep is what an EC2NodeClass's termination finalizer calls for now.

@@ -128,3 +128,27 @@ func TestTerminationStep(t *testing.T) {
 		}
 	}
 }
+
+func TestStaleNodeClassHashes(t *testing.T) {
+	nc := &awsv1.EC2NodeClass{ObjectMeta: metav1.ObjectMeta{Name: "default"}}
+	launched := []metav1.Condition{{Type: karpv1.ConditionTypeLaunched, Status: metav1.ConditionTrue}}
+	claim := func(name, class, version string, conditions []metav1.Condition) *karpv1.NodeClaim {
+		c := &karpv1.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: map[string]string{}},
+			Spec:   karpv1.NodeClaimSpec{NodeClassRef: &karpv1.NodeClassReference{Group: awsv1.Group, Kind: awsv1.KindEC2NodeClass, Name: class}},
+			Status: karpv1.NodeClaimStatus{Conditions: conditions}}
+		if version != "" {
+			c.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] = version
+		}
+		return c
+	}
+	snap := &state.Snapshot{NodeClaims: []*karpv1.NodeClaim{
+		claim("current", "default", awsv1.EC2NodeClassHashVersion, launched),
+		claim("old-scheme", "default", "nodepilot-v1", launched),
+		claim("no-scheme", "default", "", launched),
+		claim("not-launched", "default", "", nil),
+		claim("other-class", "other", "nodepilot-v1", launched),
+	}}
+	if got := strings.Join(staleNodeClassHashes(snap, nc), " "); got != "old-scheme no-scheme" {
+		t.Errorf("stale %q, want old-scheme no-scheme", got)
+	}
+}
