@@ -131,7 +131,7 @@ func (e *Executor) record(a Action, err error) {
 	}
 	entry := journal.Entry{Time: e.clock.Now(), Kind: journal.KindAction, Reason: string(a.Kind), NodePool: a.NodePool, Message: a.Message}
 	if err != nil {
-		entry.Message = fmt.Sprintf("%s failed: %v", a.Message, err)
+		entry.Message, entry.Failed = fmt.Sprintf("%s failed: %v", a.Message, err), true
 	}
 	e.journal.Record(entry)
 }

@@ -65,6 +65,8 @@ type Entry struct {
 	MessageType string `json:",omitempty"`
 	// DryRun marks what the autoscaler would have done in dry-run mode.
 	DryRun bool
+	// Failed marks an action that was tried and failed.
+	Failed bool `json:",omitempty"`
 	// Events are also recorded as Kubernetes events.
 	Events []Event `json:"-"`
 }

@@ -18,7 +18,8 @@ import (
 // label values, and nodepilot's own where Karpenter has none. It is their prometheus.Collector.
 type Sink struct {
 	created, terminated, disrupted, nodesCreated, nodesTerminated *prometheus.CounterVec
-	decisions, decisionsByPool, interruptions                     *prometheus.CounterVec
+	decisions, decisionsByPool, interruptions, deletedMessages    *prometheus.CounterVec
+	nodesDrained, evictions                                       *prometheus.CounterVec
 	launched, registered, initialized, blocked, entries           *prometheus.CounterVec
 }
 
@@ -36,6 +37,9 @@ func NewSink(reg prometheus.Registerer) *Sink {
 		decisions:       counter("karpenter_voluntary_disruption_decisions_total", "Disruption decisions, by decision, reason and consolidation type.", "decision", "reason", "consolidation_type"),
 		decisionsByPool: counter("karpenter_voluntary_disruption_decisions_by_nodepool_total", "Disruption decisions, by NodePool, decision, reason and consolidation type.", "nodepool", "decision", "reason", "consolidation_type"),
 		interruptions:   counter("karpenter_interruption_received_messages_total", "Interruption messages received, by type.", "message_type"),
+		deletedMessages: counter("karpenter_interruption_deleted_messages_total", "Interruption messages deleted from the queue."),
+		nodesDrained:    counter("karpenter_nodes_drained_total", "Nodes drained, by NodePool.", "nodepool"),
+		evictions:       counter("karpenter_pods_eviction_requests_total", "Eviction requests, by HTTP code.", "code"),
 		launched:        counter("nodepilot_nodeclaims_launched_total", "NodeClaims launched, by NodePool.", "nodepool"),
 		registered:      counter("nodepilot_nodeclaims_registered_total", "NodeClaims registered, by NodePool.", "nodepool"),
 		initialized:     counter("nodepilot_nodeclaims_initialized_total", "NodeClaims initialized, by NodePool.", "nodepool"),
@@ -48,7 +52,8 @@ func NewSink(reg prometheus.Registerer) *Sink {
 
 func (s *Sink) all() []*prometheus.CounterVec {
 	return []*prometheus.CounterVec{s.created, s.terminated, s.disrupted, s.nodesCreated, s.nodesTerminated,
-		s.decisions, s.decisionsByPool, s.interruptions, s.launched, s.registered, s.initialized, s.blocked, s.entries}
+		s.decisions, s.decisionsByPool, s.interruptions, s.deletedMessages, s.nodesDrained, s.evictions,
+		s.launched, s.registered, s.initialized, s.blocked, s.entries}
 }
 
 // Describe implements prometheus.Collector.
@@ -87,11 +92,19 @@ func (s *Sink) Observe(e journal.Entry) {
 	case journal.KindInitialization:
 		s.initialized.WithLabelValues(e.NodePool).Inc()
 	case journal.KindTermination:
-		if e.Reason == "Terminated" {
+		switch e.Reason {
+		case "Terminated":
 			s.terminated.WithLabelValues(e.NodePool, e.CapacityType, e.Zone).Inc()
-			if len(e.Nodes) > 0 {
+			if len(e.Nodes) > 0 { // a node is drained before its instance goes
 				s.nodesTerminated.WithLabelValues(e.NodePool, e.Zone).Inc()
+				s.nodesDrained.WithLabelValues(e.NodePool).Inc()
 			}
+		case "Evicted": // the evictions the API accepted, one request per pod
+			s.evictions.WithLabelValues("200").Add(float64(len(e.Pods)))
+		}
+	case journal.KindAction:
+		if e.Reason == "DeleteQueueMessage" && !e.Failed {
+			s.deletedMessages.WithLabelValues().Inc()
 		}
 	case journal.KindInterruption:
 		if e.MessageType != "" { // not the queue's own errors

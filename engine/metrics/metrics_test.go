@@ -88,6 +88,18 @@ func TestCountsAsKarpenterCountsThem(t *testing.T) {
 		{"nodes created", "karpenter_nodes_created_total", []journal.Entry{
 			{Kind: journal.KindRegistration, Reason: "Registered", NodePool: "web", Zone: "us-west-2b"},
 		}, map[string]float64{"nodepool=web,zone=us-west-2b": 1}},
+		{"nodes drained", "karpenter_nodes_drained_total", []journal.Entry{
+			{Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web", Nodes: []string{"n"}},
+			{Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web"}, // a NodeClaim that never had a node
+		}, map[string]float64{"nodepool=web": 1}},
+		{"evictions", "karpenter_pods_eviction_requests_total", []journal.Entry{
+			{Kind: journal.KindTermination, Reason: "Evicted", NodePool: "web", Pods: []string{"default/a", "default/b"}},
+		}, map[string]float64{"code=200": 2}},
+		{"deleted messages", "karpenter_interruption_deleted_messages_total", []journal.Entry{
+			{Kind: journal.KindAction, Reason: "DeleteQueueMessage"},
+			{Kind: journal.KindAction, Reason: "DeleteQueueMessage", Failed: true},
+			{Kind: journal.KindAction, Reason: "DeleteQueueMessage", DryRun: true},
+		}, map[string]float64{"": 1}},
 		{"decisions by nodepool", "karpenter_voluntary_disruption_decisions_by_nodepool_total", []journal.Entry{
 			{Kind: journal.KindDisruption, Method: "Emptiness", Reason: "Empty", Decision: "delete", NodePool: "web"},
 		}, map[string]float64{"consolidation_type=empty,decision=delete,nodepool=web,reason=empty": 1}},
