@@ -617,6 +617,97 @@ var karpenterCases = map[string]func(t *testing.T){
 			t.Errorf("placed %v, want the three zone pods and not the avoider", placed)
 		}
 	},
+	"Instance Type Selection / should schedule on one of the cheapest instances": func(t *testing.T) {
+		cheapestCase(t, []NodePool{pool("default", 0, world())}, pod("p", "1", ""))
+	},
+	"Instance Type Selection / should schedule on one of the cheapest instances (pod arch = amd64)": func(t *testing.T) {
+		cheapestCase(t, []NodePool{pool("default", 0, world())}, pod("p", "1", "", withNodeSelector(corev1.LabelArchStable, "amd64")))
+	},
+	"Instance Type Selection / should schedule on one of the cheapest instances (pod arch = arm64)": func(t *testing.T) {
+		cheapestCase(t, []NodePool{pool("default", 0, world())}, pod("p", "1", "", withNodeSelector(corev1.LabelArchStable, "arm64")))
+	},
+	"Instance Type Selection / should schedule on one of the cheapest instances (prov arch = amd64)": func(t *testing.T) {
+		cheapestCase(t, []NodePool{pool("default", 0, world(), requirements.New(corev1.LabelArchStable, corev1.NodeSelectorOpIn, "amd64"))}, pod("p", "1", ""))
+	},
+	"Instance Type Selection / should schedule on one of the cheapest instances (prov arch = arm64)": func(t *testing.T) {
+		cheapestCase(t, []NodePool{pool("default", 0, world(), requirements.New(corev1.LabelArchStable, corev1.NodeSelectorOpIn, "arm64"))}, pod("p", "1", ""))
+	},
+	"Instance Type Selection / should schedule on one of the cheapest instances (pod zone = test-zone-2)": func(t *testing.T) {
+		cheapestCase(t, []NodePool{pool("default", 0, world())}, pod("p", "1", "", withNodeSelector(zoneKey, "test-zone-2")))
+	},
+	"Instance Type Selection / should schedule on one of the cheapest instances (prov zone = test-zone-2)": func(t *testing.T) {
+		cheapestCase(t, []NodePool{pool("default", 0, world(), requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-2"))}, pod("p", "1", ""))
+	},
+	"Instance Type Selection / should schedule on one of the cheapest instances (pod ct = spot)": func(t *testing.T) {
+		cheapestCase(t, []NodePool{pool("default", 0, world())}, pod("p", "1", "", withNodeSelector(ctKey, spot)))
+	},
+	"Instance Type Selection / should schedule on one of the cheapest instances (prov ct = spot)": func(t *testing.T) {
+		cheapestCase(t, []NodePool{pool("default", 0, world(), requirements.New(ctKey, corev1.NodeSelectorOpIn, spot))}, pod("p", "1", ""))
+	},
+	"Instance Type Selection / should schedule on an instance with enough resources": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "8", "10Gi"))
+		expect(t, r, 1, 0, 1)
+		if cpu := r.NewNodeClaims[0].InstanceType.Capacity.Cpu().Value(); cpu < 9 {
+			t.Errorf("launches %s with %d CPUs for an 8-CPU pod and the reservation", r.NewNodeClaims[0].InstanceType.Name, cpu)
+		}
+	},
+	"Instance Type Selection / MinValues / should schedule respecting the minValues from instance-type requirements": func(t *testing.T) {
+		minValuesCase(t, requirements.New(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpIn, "fake-4", "fake-8", "fake-12"), 2, true)
+	},
+	"Instance Type Selection / MinValues / schedule should fail if minimum number of InstanceTypes is not met as per the minValues in the requirement": func(t *testing.T) {
+		minValuesCase(t, requirements.New(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpIn, "fake-4", "fake-8"), 3, false)
+	},
+	"Instance Type Selection / MinValues / should schedule respecting the minValues in Gt operator": func(t *testing.T) {
+		minValuesCase(t, requirements.New("size", corev1.NodeSelectorOpGt, "2"), 3, true)
+	},
+	"Instance Type Selection / MinValues / scheduler should fail if the minValues in Gt operator is not satisfied": func(t *testing.T) {
+		minValuesCase(t, requirements.New("size", corev1.NodeSelectorOpGt, "14"), 3, false)
+	},
+	"Instance Type Selection / MinValues / should schedule respecting the minValues in Lt operator": func(t *testing.T) {
+		minValuesCase(t, requirements.New("size", corev1.NodeSelectorOpLt, "8"), 3, true)
+	},
+	"Instance Type Selection / MinValues / scheduler should fail if the minValues in Lt operator is not satisfied": func(t *testing.T) {
+		minValuesCase(t, requirements.New("size", corev1.NodeSelectorOpLt, "3"), 3, false)
+	},
+}
+
+// cheapestCase: the pod lands alone on a NodeClaim whose launch is the cheapest of its options.
+func cheapestCase(t *testing.T, pools []NodePool, p *corev1.Pod) {
+	t.Helper()
+	r := solve(pools, []*corev1.Pod{p})
+	expect(t, r, 1, 0, 1)
+	nc := r.NewNodeClaims[0]
+	for _, it := range nc.InstanceTypes {
+		for _, o := range it.Offerings {
+			if allows(nc.Requirements, zoneKey, o.Zone) && allows(nc.Requirements, ctKey, o.CapacityType) && o.Price < nc.Offering.Price {
+				t.Errorf("launches %s at %.3f; %s %s in %s costs %.3f", nc.InstanceType.Name, nc.Offering.Price, it.Name, o.CapacityType, o.Zone, o.Price)
+			}
+		}
+	}
+}
+
+func allows(reqs requirements.Requirements, key, value string) bool {
+	r := reqs.Get(key)
+	return r == nil || r.Has(value)
+}
+
+// minValuesCase: a NodePool requiring req with minValues launches a pod with at least that many
+// distinct values among its options, or leaves it unschedulable when it cannot.
+func minValuesCase(t *testing.T, req *requirements.Requirement, minValues int, schedules bool) {
+	t.Helper()
+	r := solve([]NodePool{pool("default", 0, world(), req.WithMinValues(&minValues))}, pods(1, "p", "1", ""))
+	if !schedules {
+		expect(t, r, 0, 1, 0)
+		return
+	}
+	expect(t, r, 1, 0, 1)
+	values := map[string]bool{}
+	for _, it := range r.NewNodeClaims[0].InstanceTypes {
+		values[it.Requirements.Get(req.Key).Any()] = true
+	}
+	if len(values) < minValues {
+		t.Errorf("%d distinct %s values among the options, want at least %d", len(values), req.Key, minValues)
+	}
 }
 
 // zoneCase: the pod lands alone on a NodeClaim in zone.
