@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 
@@ -359,11 +360,8 @@ func (a *App) annotateNodeClassHash(ctx context.Context, nc *awsv1.EC2NodeClass)
 		return
 	}
 	err := a.Executor.UpdateNodeClass(ctx, nc.Name, "annotate hash", func(o *awsv1.EC2NodeClass) error {
-		if o.Annotations == nil {
-			o.Annotations = map[string]string{}
-		}
-		o.Annotations[awsv1.AnnotationEC2NodeClassHash] = a.Provider.NodeClassHash(o)
-		o.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] = awsv1.EC2NodeClassHashVersion
+		metav1.SetMetaDataAnnotation(&o.ObjectMeta, awsv1.AnnotationEC2NodeClassHash, a.Provider.NodeClassHash(o))
+		metav1.SetMetaDataAnnotation(&o.ObjectMeta, awsv1.AnnotationEC2NodeClassHashVersion, awsv1.EC2NodeClassHashVersion)
 		return nil
 	})
 	if err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
@@ -372,18 +370,11 @@ func (a *App) annotateNodeClassHash(ctx context.Context, nc *awsv1.EC2NodeClass)
 }
 
 // rehashNodeClaims gives the NodeClaims of nc hashed under another scheme (an older nodepilot's,
-// or none) nc's current hash and Karpenter's scheme, as Karpenter's hash controller does: their
-// drift cannot be told from the old hash, and afterwards it can. A drifted one keeps its hash.
+// or none) nc's current hash and Karpenter's scheme (karpv1.Rehash).
 func (a *App) rehashNodeClaims(ctx context.Context, snap *state.Snapshot, nc *awsv1.EC2NodeClass) {
 	for _, name := range staleNodeClassHashes(snap, nc) {
 		_, err := a.Executor.UpdateNodeClaim(ctx, name, "re-hash under ec2nodeclass-hash-version "+awsv1.EC2NodeClassHashVersion, func(o *karpv1.NodeClaim) error {
-			if o.Annotations == nil {
-				o.Annotations = map[string]string{}
-			}
-			o.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] = awsv1.EC2NodeClassHashVersion
-			if meta.FindStatusCondition(o.Status.Conditions, karpv1.ConditionTypeDrifted) == nil {
-				o.Annotations[awsv1.AnnotationEC2NodeClassHash] = a.Provider.NodeClassHash(nc)
-			}
+			karpv1.Rehash(o, awsv1.AnnotationEC2NodeClassHash, a.Provider.NodeClassHash(nc), awsv1.AnnotationEC2NodeClassHashVersion, awsv1.EC2NodeClassHashVersion)
 			return nil
 		})
 		if err != nil && ctx.Err() == nil && !executor.NotPerformed(err) && !apierrors.IsNotFound(err) {
@@ -397,8 +388,7 @@ func (a *App) rehashNodeClaims(ctx context.Context, snap *state.Snapshot, nc *aw
 func staleNodeClassHashes(snap *state.Snapshot, nc *awsv1.EC2NodeClass) []string {
 	var out []string
 	for _, claim := range snap.NodeClaims {
-		ref := claim.Spec.NodeClassRef
-		if ref == nil || ref.Name != nc.Name || ref.Kind != awsv1.KindEC2NodeClass || claim.DeletionTimestamp != nil {
+		if !uses(claim, nc) || claim.DeletionTimestamp != nil {
 			continue
 		}
 		// Launch writes the hash: one not launched yet is not stale.
@@ -431,11 +421,17 @@ func terminationStep(nc *awsv1.EC2NodeClass, snap *state.Snapshot) finalizerStep
 		return nothingToDo
 	}
 	for _, claim := range snap.NodeClaims {
-		if ref := claim.Spec.NodeClassRef; ref != nil && ref.Name == nc.Name && ref.Kind == awsv1.KindEC2NodeClass {
+		if uses(claim, nc) {
 			return waitForNodeClaims
 		}
 	}
 	return releaseNodeClass
+}
+
+// uses tells whether a NodeClaim launches with nc.
+func uses(claim *karpv1.NodeClaim, nc *awsv1.EC2NodeClass) bool {
+	ref := claim.Spec.NodeClassRef
+	return ref != nil && ref.Name == nc.Name && ref.Kind == awsv1.KindEC2NodeClass && ref.Group == awsv1.Group
 }
 
 // keepTransitionTimes keeps a condition's time when nothing about it changed, so that an

@@ -71,11 +71,8 @@ func condition(t string, err error, reason string) metav1.Condition {
 // setHashAnnotations writes a NodePool's hash and hash version on it, as Karpenter's hash
 // controller does, for the tools (and the Karpenter) that read them there.
 func setHashAnnotations(np *karpv1.NodePool) error {
-	if np.Annotations == nil {
-		np.Annotations = map[string]string{}
-	}
-	np.Annotations[karpv1.NodePoolHashAnnotationKey] = karpv1.Hash(np)
-	np.Annotations[karpv1.NodePoolHashVersionAnnotationKey] = karpv1.NodePoolHashVersion
+	metav1.SetMetaDataAnnotation(&np.ObjectMeta, karpv1.NodePoolHashAnnotationKey, karpv1.Hash(np))
+	metav1.SetMetaDataAnnotation(&np.ObjectMeta, karpv1.NodePoolHashVersionAnnotationKey, karpv1.NodePoolHashVersion)
 	return nil
 }
 

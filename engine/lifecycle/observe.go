@@ -67,21 +67,13 @@ func (c *Controller) observe(ctx context.Context, snap *state.Snapshot, sn *stat
 }
 
 // rehash gives a NodeClaim hashed under another scheme (an older nodepilot's, or none) the
-// NodePool's current hash and scheme, as Karpenter's hash controller does: its drift cannot be
-// told from the old hash, and afterwards it can. A NodeClaim already drifted keeps its old
-// hash, so it stays drifted.
+// NodePool's current hash and scheme (karpv1.Rehash).
 func (c *Controller) rehash(ctx context.Context, np *karpv1.NodePool, nc *karpv1.NodeClaim) error {
 	if nc.Annotations[karpv1.NodePoolHashVersionAnnotationKey] == karpv1.NodePoolHashVersion {
 		return nil
 	}
 	_, err := c.exec.UpdateNodeClaim(ctx, nc.Name, "re-hash under nodepool-hash-version "+karpv1.NodePoolHashVersion, func(o *karpv1.NodeClaim) error {
-		if o.Annotations == nil {
-			o.Annotations = map[string]string{}
-		}
-		o.Annotations[karpv1.NodePoolHashVersionAnnotationKey] = karpv1.NodePoolHashVersion
-		if meta.FindStatusCondition(o.Status.Conditions, karpv1.ConditionTypeDrifted) == nil {
-			o.Annotations[karpv1.NodePoolHashAnnotationKey] = karpv1.Hash(np)
-		}
+		karpv1.Rehash(o, karpv1.NodePoolHashAnnotationKey, karpv1.Hash(np), karpv1.NodePoolHashVersionAnnotationKey, karpv1.NodePoolHashVersion)
 		return nil
 	})
 	return err

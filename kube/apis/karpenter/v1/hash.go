@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/mitchellh/hashstructure/v2"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // NodePoolHashVersion is the version of Hash's scheme, written next to the hash in the
@@ -22,6 +24,16 @@ var hashOptions = &hashstructure.HashOptions{SlicesAsSets: true, IgnoreZeroValue
 // the Go names and types of the template's fields, which are therefore Karpenter's.
 func Hash(np *NodePool) string {
 	return HashStructure(np.Spec.Template)
+}
+
+// Rehash gives a NodeClaim hashed under another scheme the current hash and scheme under the
+// given annotation keys, as Karpenter's hash controllers do: its drift cannot be told from the
+// old hash, and afterwards it can. A drifted NodeClaim keeps its old hash, so it stays drifted.
+func Rehash(nc *NodeClaim, hashKey, hash, versionKey, version string) {
+	metav1.SetMetaDataAnnotation(&nc.ObjectMeta, versionKey, version)
+	if meta.FindStatusCondition(nc.Status.Conditions, ConditionTypeDrifted) == nil {
+		metav1.SetMetaDataAnnotation(&nc.ObjectMeta, hashKey, hash)
+	}
 }
 
 // HashStructure is Karpenter's hash of v, in decimal.

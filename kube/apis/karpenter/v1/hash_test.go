@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 func TestHash(t *testing.T) {
@@ -53,5 +54,26 @@ func TestHash(t *testing.T) {
 				t.Errorf("hash changed = %v, want %v", changed, tt.changes)
 			}
 		})
+	}
+}
+
+func TestRehash(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		drifted  bool
+		wantHash string
+	}{
+		{"takes the current hash", false, "new"},
+		{"a drifted nodeclaim keeps its old hash", true, "old"},
+	} {
+		nc := &NodeClaim{}
+		nc.Annotations = map[string]string{"h": "old", "v": "nodepilot-v1"}
+		if tc.drifted {
+			nc.Status.Conditions = []metav1.Condition{{Type: ConditionTypeDrifted, Status: metav1.ConditionTrue}}
+		}
+		Rehash(nc, "h", "new", "v", "v3")
+		if nc.Annotations["h"] != tc.wantHash || nc.Annotations["v"] != "v3" {
+			t.Errorf("%s: annotations %v, want hash %s version v3", tc.name, nc.Annotations, tc.wantHash)
+		}
 	}
 }
