@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nodepilot/nodepilot/aws/catalog"
-	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/kube/manifest"
 	"github.com/nodepilot/nodepilot/plan"
@@ -58,7 +57,7 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 	}
 	cmd.Flags().StringArrayVarP(&files, "filename", "f", nil, "a manifest file or a folder of them (repeatable)")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
-	solve.register(cmd.Flags(), provisioning.DefaultOptions().Scheduling)
+	solve.register(cmd.Flags(), scheduling.DefaultOptions())
 	return cmd
 }
 

@@ -44,7 +44,7 @@ type Options struct {
 // DefaultOptions are Karpenter's.
 func DefaultOptions() Options {
 	return Options{Period: 10 * time.Second, ValidationDelay: 15 * time.Second, ReplacementTimeout: 10 * time.Minute, NominationTTL: 20 * time.Second,
-		MultiNodeMax: 100, Scheduling: scheduling.Options{PreferencePolicy: scheduling.PreferencesRespect, Packing: scheduling.PackingKarpenter}}
+		MultiNodeMax: 100, Scheduling: scheduling.DefaultOptions()}
 }
 
 // Controller disrupts nodes one command at a time: emptiness, drift, multi-node and single-node

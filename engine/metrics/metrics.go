@@ -21,51 +21,47 @@ type Sink struct {
 	decisions, decisionsByPool, interruptions, deletedMessages    *prometheus.CounterVec
 	nodesDrained, evictions                                       *prometheus.CounterVec
 	launched, registered, initialized, blocked, entries           *prometheus.CounterVec
+	all                                                           []*prometheus.CounterVec // every one of them
 }
 
 // NewSink registers the counters on reg.
 func NewSink(reg prometheus.Registerer) *Sink {
+	s := &Sink{}
 	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
-		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+		c := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+		s.all = append(s.all, c)
+		return c
 	}
-	s := &Sink{
-		created:         counter("karpenter_nodeclaims_created_total", "NodeClaims created, by reason and NodePool.", "reason", "nodepool", "min_values_relaxed"),
-		terminated:      counter("karpenter_nodeclaims_terminated_total", "NodeClaims terminated, by NodePool, capacity type and zone.", "nodepool", "capacity_type", "zone"),
-		disrupted:       counter("karpenter_nodeclaims_disrupted_total", "NodeClaims disrupted, by reason, NodePool and capacity type.", "reason", "nodepool", "capacity_type"),
-		nodesCreated:    counter("karpenter_nodes_created_total", "Nodes registered, by NodePool and zone.", "nodepool", "zone"),
-		nodesTerminated: counter("karpenter_nodes_terminated_total", "Nodes terminated, by NodePool and zone.", "nodepool", "zone"),
-		decisions:       counter("karpenter_voluntary_disruption_decisions_total", "Disruption decisions, by decision, reason and consolidation type.", "decision", "reason", "consolidation_type"),
-		decisionsByPool: counter("karpenter_voluntary_disruption_decisions_by_nodepool_total", "Disruption decisions, by NodePool, decision, reason and consolidation type.", "nodepool", "decision", "reason", "consolidation_type"),
-		interruptions:   counter("karpenter_interruption_received_messages_total", "Interruption messages received, by type.", "message_type"),
-		deletedMessages: counter("karpenter_interruption_deleted_messages_total", "Interruption messages deleted from the queue."),
-		nodesDrained:    counter("karpenter_nodes_drained_total", "Nodes drained, by NodePool.", "nodepool"),
-		evictions:       counter("karpenter_pods_eviction_requests_total", "Eviction requests, by HTTP code.", "code"),
-		launched:        counter("nodepilot_nodeclaims_launched_total", "NodeClaims launched, by NodePool.", "nodepool"),
-		registered:      counter("nodepilot_nodeclaims_registered_total", "NodeClaims registered, by NodePool.", "nodepool"),
-		initialized:     counter("nodepilot_nodeclaims_initialized_total", "NodeClaims initialized, by NodePool.", "nodepool"),
-		blocked:         counter("nodepilot_disruption_blocked_total", "Times a node was found not disruptable, by reason.", "reason"),
-		entries:         counter("nodepilot_journal_entries_total", "Journal entries, by kind and reason.", "kind", "reason"),
-	}
+	s.created = counter("karpenter_nodeclaims_created_total", "NodeClaims created, by reason and NodePool.", "reason", "nodepool", "min_values_relaxed")
+	s.terminated = counter("karpenter_nodeclaims_terminated_total", "NodeClaims terminated, by NodePool, capacity type and zone.", "nodepool", "capacity_type", "zone")
+	s.disrupted = counter("karpenter_nodeclaims_disrupted_total", "NodeClaims disrupted, by reason, NodePool and capacity type.", "reason", "nodepool", "capacity_type")
+	s.nodesCreated = counter("karpenter_nodes_created_total", "Nodes registered, by NodePool and zone.", "nodepool", "zone")
+	s.nodesTerminated = counter("karpenter_nodes_terminated_total", "Nodes terminated, by NodePool and zone.", "nodepool", "zone")
+	s.decisions = counter("karpenter_voluntary_disruption_decisions_total", "Disruption decisions, by decision, reason and consolidation type.", "decision", "reason", "consolidation_type")
+	s.decisionsByPool = counter("karpenter_voluntary_disruption_decisions_by_nodepool_total", "Disruption decisions, by NodePool, decision, reason and consolidation type.", "nodepool", "decision", "reason", "consolidation_type")
+	s.interruptions = counter("karpenter_interruption_received_messages_total", "Interruption messages received, by type.", "message_type")
+	s.deletedMessages = counter("karpenter_interruption_deleted_messages_total", "Interruption messages deleted from the queue.")
+	s.nodesDrained = counter("karpenter_nodes_drained_total", "Nodes drained, by NodePool.", "nodepool")
+	s.evictions = counter("karpenter_pods_eviction_requests_total", "Eviction requests, by HTTP code.", "code")
+	s.launched = counter("nodepilot_nodeclaims_launched_total", "NodeClaims launched, by NodePool.", "nodepool")
+	s.registered = counter("nodepilot_nodeclaims_registered_total", "NodeClaims registered, by NodePool.", "nodepool")
+	s.initialized = counter("nodepilot_nodeclaims_initialized_total", "NodeClaims initialized, by NodePool.", "nodepool")
+	s.blocked = counter("nodepilot_disruption_blocked_total", "Times a node was found not disruptable, by reason.", "reason")
+	s.entries = counter("nodepilot_journal_entries_total", "Journal entries, by kind and reason.", "kind", "reason")
 	reg.MustRegister(s)
 	return s
 }
 
-func (s *Sink) all() []*prometheus.CounterVec {
-	return []*prometheus.CounterVec{s.created, s.terminated, s.disrupted, s.nodesCreated, s.nodesTerminated,
-		s.decisions, s.decisionsByPool, s.interruptions, s.deletedMessages, s.nodesDrained, s.evictions,
-		s.launched, s.registered, s.initialized, s.blocked, s.entries}
-}
-
 // Describe implements prometheus.Collector.
 func (s *Sink) Describe(ch chan<- *prometheus.Desc) {
-	for _, c := range s.all() {
+	for _, c := range s.all {
 		c.Describe(ch)
 	}
 }
 
 // Collect implements prometheus.Collector.
 func (s *Sink) Collect(ch chan<- prometheus.Metric) {
-	for _, c := range s.all() {
+	for _, c := range s.all {
 		c.Collect(ch)
 	}
 }

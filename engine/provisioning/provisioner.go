@@ -35,7 +35,7 @@ type Options struct {
 // DefaultOptions are Karpenter's.
 func DefaultOptions() Options {
 	return Options{BatchIdle: time.Second, BatchMax: 10 * time.Second, SolveTimeout: time.Minute,
-		NominationTTL: 20 * time.Second, Scheduling: scheduling.Options{PreferencePolicy: scheduling.PreferencesRespect, Packing: scheduling.PackingKarpenter}}
+		NominationTTL: 20 * time.Second, Scheduling: scheduling.DefaultOptions()}
 }
 
 // Provisioner launches NodeClaims for pods that fit nowhere.

@@ -68,6 +68,12 @@ type ExistingNode struct {
 	Initialized bool
 }
 
+// DefaultOptions are Karpenter's: soft constraints respected until they must be relaxed, and
+// NodeClaims packed as Karpenter packs them.
+func DefaultOptions() Options {
+	return Options{PreferencePolicy: PreferencesRespect, Packing: PackingKarpenter}
+}
+
 // Packing says how a planned NodeClaim takes pods.
 type Packing string
 
