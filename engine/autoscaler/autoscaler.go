@@ -16,6 +16,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/lifecycle"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/engine/static"
 	"github.com/nodepilot/nodepilot/engine/termination"
 )
 
@@ -39,8 +40,8 @@ func DefaultOptions() Options {
 		Disruption: disruption.DefaultOptions(), GCPeriod: 2 * time.Minute, LifecyclePeriod: time.Second}
 }
 
-// Autoscaler runs nodepilot's loops over a cluster and a cloud: provisioning, the NodeClaim
-// lifecycle, disruption, termination, interruption and garbage collection.
+// Autoscaler runs nodepilot's loops over a cluster and a cloud: provisioning, static NodePools,
+// the NodeClaim lifecycle, disruption, termination, interruption and garbage collection.
 type Autoscaler struct {
 	cluster       *state.Cluster
 	exec          *executor.Executor
@@ -50,6 +51,7 @@ type Autoscaler struct {
 	interruptions cloudprovider.Interruptions
 
 	Provisioner  *provisioning.Provisioner
+	Static       *static.Controller
 	Lifecycle    *lifecycle.Controller
 	Disruption   *disruption.Controller
 	Termination  *termination.Controller
@@ -65,6 +67,7 @@ func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.Cl
 	return &Autoscaler{
 		cluster: cluster, exec: exec, journal: j, clock: c, opts: opts, interruptions: interruptions,
 		Provisioner:  provisioning.New(cluster, exec, cloud, j, c, opts.Provisioning),
+		Static:       static.New(cluster, exec, cloud, j, c, opts.Provisioning.WellKnownLabels),
 		Lifecycle:    lifecycle.New(cluster, exec, cloud, j, c, opts.Lifecycle),
 		Disruption:   disruption.New(cluster, exec, cloud, j, c, opts.Disruption),
 		Termination:  termination.New(cluster, exec, j, c),
@@ -95,6 +98,9 @@ func (a *Autoscaler) Run(ctx context.Context) {
 		}()
 	}
 	run(func() { a.provision(ctx) })
+	run(func() {
+		a.loop(ctx, a.opts.LifecyclePeriod, true, func() error { return a.Static.Reconcile(ctx) })
+	})
 	run(func() {
 		a.loop(ctx, a.opts.LifecyclePeriod, true, func() error { a.Lifecycle.Reconcile(ctx); return nil })
 	})

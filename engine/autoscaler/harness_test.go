@@ -19,7 +19,7 @@ import (
 )
 
 // harness runs the real autoscaler loops over an in-memory cluster on a fake clock: each step of
-// the clock, provisioning, the lifecycle, termination, disruption, garbage collection and the
+// the clock, provisioning, static NodePools, the lifecycle, termination, disruption, garbage collection and the
 // interruption queue each get one pass, in that order, until the world settles.
 type harness struct {
 	*enginetest.Env
@@ -93,6 +93,9 @@ func (h *harness) pass(a *autoscaler.Autoscaler) func(context.Context) {
 	return func(ctx context.Context) {
 		if _, err := a.Provisioner.Reconcile(ctx); err != nil && ctx.Err() == nil {
 			h.T.Errorf("provisioning: %v", err)
+		}
+		if err := a.Static.Reconcile(ctx); err != nil && ctx.Err() == nil {
+			h.T.Errorf("static nodepools: %v", err)
 		}
 		a.Lifecycle.Reconcile(ctx)
 		a.Termination.Reconcile(ctx)

@@ -39,6 +39,8 @@ const (
 	BlockedUnknownPrice       = "UnknownPrice"
 	BlockedNodePool           = "NodePoolMissing"
 	BlockedValidationRejected = "ValidationRejected"
+	// BlockedStatic: a static NodePool's nodes are only replaced when drifted, one for one.
+	BlockedStatic = "StaticNodePool"
 )
 
 // Forbidden reports whether a blocked reason is a rule that forbids a disruption (a budget, a
@@ -117,7 +119,7 @@ func candidate(sn *state.Node, snap *state.Snapshot, cat *provisioning.Catalog, 
 			c.CapacityType, sn.Labels()[corev1.LabelInstanceTypeStable], c.Zone)}
 	}
 	_, c.ConsolidatableAt = lifecycle.Consolidatable(np, sn.NodeClaim, lifecycle.LastPodEvent(sn), now)
-	c.DisruptionCost = disruptionCost(c.Reschedulable, sn.NodeClaim, now)
+	c.DisruptionCost = DisruptionCost(c.Reschedulable, sn.NodeClaim, now)
 	return c, nil
 }
 
@@ -146,10 +148,10 @@ func evictionCost(p *corev1.Pod) float64 {
 	return math.Min(math.Max(c, -10), 10)
 }
 
-// disruptionCost is what disrupting the pods costs, as Karpenter orders candidates: the sum of
+// DisruptionCost is what disrupting the pods costs, as Karpenter orders candidates: the sum of
 // their eviction costs, scaled by how much of the node's life remains (a node about to expire
 // costs little to disrupt).
-func disruptionCost(ps []*corev1.Pod, nc *karpv1.NodeClaim, now time.Time) float64 {
+func DisruptionCost(ps []*corev1.Pod, nc *karpv1.NodeClaim, now time.Time) float64 {
 	cost := 0.0
 	for _, p := range ps {
 		cost += evictionCost(p)

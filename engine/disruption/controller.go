@@ -185,25 +185,29 @@ func (c *Controller) recordBlocks(p *pass, cmd *Command) {
 			NodePool: sn.NodePool(), NodeClaims: []string{sn.NodeClaim.Name}}
 		// As Karpenter, tell it on the node and the NodeClaim (the journal records it, and so the
 		// events, only when the reason changes).
-		ev := journal.Event{Type: corev1.EventTypeNormal, Reason: blockedEventReason(b.reason), Message: b.message}
-		if sn.Node != nil {
-			ev.Object = sn.Node
+		if reason := blockedEventReason(b.reason); reason != "" {
+			ev := journal.Event{Type: corev1.EventTypeNormal, Reason: reason, Message: b.message}
+			if sn.Node != nil {
+				ev.Object = sn.Node
+				e.Events = append(e.Events, ev)
+			}
+			ev.Object = sn.NodeClaim
 			e.Events = append(e.Events, ev)
 		}
-		ev.Object = sn.NodeClaim
-		e.Events = append(e.Events, ev)
 		c.journal.Block(name, e)
 	}
 }
 
 // blockedEventReason is Karpenter's event reason for a node not disrupted: Unconsolidatable when
 // consolidating it would not pay or cannot be done yet, DisruptionBlocked when a rule or its state
-// forbids any disruption.
+// forbids any disruption, none for a static NodePool's node.
 func blockedEventReason(blocked string) string {
 	switch blocked {
 	case BlockedNeedsReplacements, BlockedNoCheaperType, BlockedSpotToSpot, BlockedPodsCannotMove, BlockedPolicy,
 		BlockedUnknownPrice, BlockedValidationRejected, BlockedConsolidateAfter:
 		return "Unconsolidatable"
+	case BlockedStatic:
+		return "" // Karpenter passes static nodes over in silence
 	}
 	return "DisruptionBlocked"
 }

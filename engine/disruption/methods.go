@@ -6,6 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 
+	"github.com/nodepilot/nodepilot/engine/provisioning"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
@@ -60,6 +62,9 @@ func (p *pass) block(c *Candidate, b *block) {
 func (p *pass) consolidatable(c *Candidate) bool {
 	d := c.NodePool.Spec.Disruption
 	switch {
+	case c.NodePool.IsStatic():
+		p.block(c, staticBlock(c))
+		return false
 	case d.ConsolidateAfter.Never:
 		p.block(c, &block{reason: BlockedPolicy, message: fmt.Sprintf("nodepool %q has consolidateAfter: Never", c.NodePool.Name)})
 		return false
@@ -69,6 +74,12 @@ func (p *pass) consolidatable(c *Candidate) bool {
 		return false
 	}
 	return true
+}
+
+// staticBlock is why a static NodePool's node is not consolidated: the NodePool keeps its count.
+func staticBlock(c *Candidate) *block {
+	return &block{reason: BlockedStatic, message: fmt.Sprintf("nodepool %q is static (replicas: %d): its nodes are never consolidated, only replaced when drifted",
+		c.NodePool.Name, *c.NodePool.Spec.Replicas)}
 }
 
 // emptiness deletes consolidatable nodes that run no pod that must move, as many as budgets allow.
@@ -93,16 +104,22 @@ func (p *pass) emptiness() *Command {
 // drift replaces drifted nodes: the empty ones all at once within budgets, else the cheapest to
 // disrupt whose pods can move, with as many replacements as they need.
 func (p *pass) drift() *Command {
-	var empty, busy []*Candidate
+	var static, empty, busy []*Candidate
 	for _, c := range p.candidates {
 		if !meta.IsStatusConditionTrue(c.NodeClaim.Status.Conditions, karpv1.ConditionTypeDrifted) {
 			continue
 		}
-		if len(c.Reschedulable) == 0 {
+		switch {
+		case c.NodePool.IsStatic():
+			static = append(static, c)
+		case len(c.Reschedulable) == 0:
 			empty = append(empty, c)
-		} else {
+		default:
 			busy = append(busy, c)
 		}
+	}
+	if cmd := p.staticDrift(static); cmd != nil {
+		return cmd
 	}
 	if empty = p.withinBudget(empty, karpv1.DisruptionReasonDrifted); len(empty) > 0 {
 		cmd := &Command{Method: MethodDrift, Reason: karpv1.DisruptionReasonDrifted, Candidates: empty}
@@ -127,10 +144,40 @@ func (p *pass) drift() *Command {
 	return nil
 }
 
+// staticDrift replaces a drifted node of a static NodePool with a NodeClaim from its template,
+// one for one, as Karpenter does: not while the NodePool is scaling down, and not past its
+// limits.nodes.
+func (p *pass) staticDrift(cands []*Candidate) *Command {
+	for _, c := range p.withinBudget(cands, karpv1.DisruptionReasonDrifted) {
+		np, claims := c.NodePool, p.sim.snap.ClaimsOf(c.NodePool.Name)
+		switch {
+		case int64(len(claims.Running)+len(claims.Disrupting)) > *np.Spec.Replicas:
+			p.block(c, &block{reason: BlockedStatic, message: fmt.Sprintf("static nodepool %q is scaling down to %d replicas", np.Name, *np.Spec.Replicas)})
+			continue
+		case claims.Room(np) == 0:
+			p.block(c, &block{reason: BlockedStatic, message: fmt.Sprintf("static nodepool %q is at its limits.nodes: no room for a replacement", np.Name)})
+			continue
+		}
+		pt := p.sim.cat.Pools[np.Name]
+		r := provisioning.StaticNodeClaim(p.sim.snap, pt, p.sim.wellKnown)
+		if r == nil {
+			p.block(c, &block{reason: BlockedStatic, message: fmt.Sprintf("no instance type of static nodepool %q has an available offering", np.Name)})
+			continue
+		}
+		return &Command{Method: MethodDrift, Reason: karpv1.DisruptionReasonDrifted, Candidates: []*Candidate{c},
+			Replacements: []*scheduling.NodeClaim{r}, PriceBefore: c.Price, PriceAfter: r.PricePerHour()}
+	}
+	return nil
+}
+
 // underutilized lists the candidates consolidation may consider, cheapest to disrupt first.
 func (p *pass) underutilized() []*Candidate {
 	var out []*Candidate
 	for _, c := range p.candidates {
+		if c.NodePool.IsStatic() {
+			p.block(c, staticBlock(c))
+			continue
+		}
 		if c.NodePool.Spec.Disruption.ConsolidationPolicy == karpv1.ConsolidationPolicyWhenEmpty {
 			if len(c.Reschedulable) > 0 {
 				p.block(c, &block{reason: BlockedPolicy, message: fmt.Sprintf("nodepool %q consolidates only empty nodes (WhenEmpty) and this one runs %d pod(s)",

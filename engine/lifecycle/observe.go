@@ -123,10 +123,10 @@ func LastPodEvent(sn *state.Node) time.Time {
 }
 
 // Consolidatable reports whether consolidateAfter has passed since the last pod event, and when
-// it will (zero when never).
+// it will (zero when never: consolidateAfter Never, a static NodePool, a NodeClaim not initialized).
 func Consolidatable(np *karpv1.NodePool, nc *karpv1.NodeClaim, lastPodEvent, now time.Time) (bool, time.Time) {
 	after := np.Spec.Disruption.ConsolidateAfter
-	if after.Never || !conditionTrue(nc, karpv1.ConditionTypeInitialized) {
+	if after.Never || np.IsStatic() || !conditionTrue(nc, karpv1.ConditionTypeInitialized) {
 		return false, time.Time{}
 	}
 	d := time.Duration(0)

@@ -33,15 +33,18 @@ type PoolTypes struct {
 	ByName   map[string]*cloudprovider.InstanceType
 }
 
-// LoadCatalog asks the cloud for the instance types of every NodePool that can launch (see
-// scheduling.Unlaunchable), and keeps why each other NodePool cannot.
+// LoadCatalog asks the cloud for the instance types of every NodePool that can launch, static
+// ones included (they launch their replicas), and keeps why each other NodePool cannot launch
+// for pods (see scheduling.Unlaunchable).
 func LoadCatalog(ctx context.Context, cloud cloudprovider.CloudProvider, snap *state.Snapshot) *Catalog {
 	c := &Catalog{Pools: map[string]*PoolTypes{}}
 	classExists := func(name string) bool { return snap.NodeClass(name) != nil }
 	for _, np := range snap.NodePools {
 		if r, ok := scheduling.Unlaunchable(np, classExists); ok {
 			c.Unlaunchable = append(c.Unlaunchable, r)
-			continue
+			if r.Code != scheduling.ReasonStaticNodePool {
+				continue
+			}
 		}
 		types, err := cloud.InstanceTypes(ctx, np)
 		if err != nil {
@@ -76,8 +79,9 @@ func Input(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts s
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		pt := cat.Pools[name]
-		in.NodePools = append(in.NodePools, scheduling.FromNodePool(pt.NodePool, pt.Types, usage[name]))
+		if pt := cat.Pools[name]; !pt.NodePool.IsStatic() {
+			in.NodePools = append(in.NodePools, scheduling.FromNodePool(pt.NodePool, pt.Types, usage[name]))
+		}
 	}
 	for _, sn := range snap.Nodes {
 		if sn.MarkedForDeletion || exclude[sn.Name()] {

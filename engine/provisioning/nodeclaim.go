@@ -20,12 +20,20 @@ import (
 // NodeClaimFor is the NodeClaim object for a planned NodeClaim, as Karpenter writes it: named
 // after its NodePool, owned by it, carrying its template's labels, annotations, taints and
 // settings, the NodePool's hash, the requirements narrowed by the pods plus the instance types to
-// choose from (cheapest first), the pods' requests, and the termination finalizer.
+// choose from (cheapest first), the pods' requests, and the termination finalizer. A static
+// NodePool's NodeClaim names no instance types and requests nothing.
 func NodeClaimFor(np *karpv1.NodePool, nc *scheduling.NodeClaim) *karpv1.NodeClaim {
 	reqs := nc.Requirements
-	types := make([]string, len(nc.InstanceTypes))
-	for i, it := range nc.InstanceTypes {
-		types[i] = it.Name
+	var types []string
+	requests := total(nc.Requests, nc.DaemonSetOverhead)
+	if np.IsStatic() {
+		// As Karpenter: a static NodePool's NodeClaim carries its template alone, and the cloud
+		// provider launches the cheapest instance type that meets it.
+		requests = nil
+	} else {
+		for _, it := range nc.InstanceTypes {
+			types = append(types, it.Name)
+		}
 	}
 	labels := maps.Clone(np.Spec.Template.Labels)
 	if labels == nil {
@@ -58,7 +66,7 @@ func NodeClaimFor(np *karpv1.NodePool, nc *scheduling.NodeClaim) *karpv1.NodeCla
 			Taints:                 slices.Clone(spec.Taints),
 			StartupTaints:          slices.Clone(spec.StartupTaints),
 			Requirements:           specRequirements(reqs, types),
-			Resources:              karpv1.ResourceRequirements{Requests: total(nc.Requests, nc.DaemonSetOverhead)},
+			Resources:              karpv1.ResourceRequirements{Requests: requests},
 			NodeClassRef:           spec.NodeClassRef.DeepCopy(),
 			TerminationGracePeriod: spec.TerminationGracePeriod.DeepCopy(),
 			ExpireAfter:            spec.ExpireAfter,
@@ -67,9 +75,11 @@ func NodeClaimFor(np *karpv1.NodePool, nc *scheduling.NodeClaim) *karpv1.NodeCla
 }
 
 // specRequirements writes the NodeClaim's requirements: everything but the hostname
-// placeholder, with the instance types narrowed to the options.
+// placeholder, with the instance types narrowed to the options when there are any.
 func specRequirements(reqs requirements.Requirements, types []string) []karpv1.NodeSelectorRequirementWithMinValues {
-	reqs = reqs.Add(requirements.New(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpIn, types...))
+	if len(types) > 0 {
+		reqs = reqs.Add(requirements.New(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpIn, types...))
+	}
 	var out []karpv1.NodeSelectorRequirementWithMinValues
 	for _, r := range reqs.Items() {
 		if r.Key == corev1.LabelHostname {

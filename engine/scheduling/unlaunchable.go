@@ -19,7 +19,8 @@ const (
 const nodeClassRefPath = "spec.template.spec.nodeClassRef"
 
 // Unlaunchable says why np cannot launch nodes for pending pods at all, given which EC2NodeClasses
-// exist; ok is false when it can. The live provisioner and plan both ask it, so a NodePool left
+// exist; ok is false when it can. A static NodePool still launches its replicas (see
+// provisioning.Static), so only a broken one is reported as broken. The live provisioner and plan both ask it, so a NodePool left
 // out is left out for the same reason, in the same words, in both.
 func Unlaunchable(np *karpv1.NodePool, classExists func(name string) bool) (r Reason, ok bool) {
 	ref := np.Spec.Template.Spec.NodeClassRef
@@ -27,9 +28,6 @@ func Unlaunchable(np *karpv1.NodePool, classExists func(name string) bool) (r Re
 	switch {
 	case np.DeletionTimestamp != nil:
 		r.Code, r.Message, r.Hint = ReasonNodePoolDeleting, "is being deleted", "pods need another NodePool"
-	case np.Spec.Replicas != nil:
-		r.Code, r.Message, r.Hint = ReasonStaticNodePool, fmt.Sprintf("is static (replicas: %d): it keeps a node count and does not launch for pods", *np.Spec.Replicas),
-			"pods need a NodePool without replicas"
 	case ref == nil:
 		r.Code, r.Message, r.Hint = ReasonNodeClassNotFound, "has no "+nodeClassRefPath, "set "+nodeClassRefPath+" to an EC2NodeClass"
 	case ref.Kind != awsv1.KindEC2NodeClass || (ref.Group != "" && ref.Group != awsv1.Group):
@@ -38,6 +36,9 @@ func Unlaunchable(np *karpv1.NodePool, classExists func(name string) bool) (r Re
 	case !classExists(ref.Name):
 		r.Code, r.Message = ReasonNodeClassNotFound, fmt.Sprintf("references EC2NodeClass %q, which does not exist", ref.Name)
 		r.Hint = fmt.Sprintf("create EC2NodeClass %q, or point %s at one that exists", ref.Name, nodeClassRefPath)
+	case np.IsStatic():
+		r.Code, r.Message = ReasonStaticNodePool, fmt.Sprintf("is static (replicas: %d): it keeps that many nodes and launches none for pods", *np.Spec.Replicas)
+		r.Hint = "pods fit its existing nodes or need a NodePool without replicas"
 	default:
 		return Reason{}, false
 	}

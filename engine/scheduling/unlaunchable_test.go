@@ -35,7 +35,9 @@ func TestUnlaunchable(t *testing.T) {
 		{name: "another group", ref: ref("example.com", awsv1.KindEC2NodeClass, "default"), code: ReasonNodeClassNotFound,
 			want: []string{"group: karpenter.k8s.aws"}},
 		{name: "static", ref: ref(awsv1.Group, awsv1.KindEC2NodeClass, "default"), replicas: &three, code: ReasonStaticNodePool,
-			want: []string{"static (replicas: 3)"}},
+			want: []string{"static (replicas: 3)", "launches none for pods"}},
+		{name: "static without its EC2NodeClass", ref: ref(awsv1.Group, awsv1.KindEC2NodeClass, "gpu"), replicas: &three, code: ReasonNodeClassNotFound,
+			want: []string{`EC2NodeClass "gpu", which does not exist`}},
 		{name: "being deleted", ref: ref(awsv1.Group, awsv1.KindEC2NodeClass, "gpu"), deleting: true, code: ReasonNodePoolDeleting,
 			want: []string{`NodePool "np" is being deleted`}},
 	} {

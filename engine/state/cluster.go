@@ -216,6 +216,18 @@ func (c *Cluster) DeleteNodePool(name string) { remove(c, c.nodePools, name) }
 // UpdateNodeClaim stores a NodeClaim.
 func (c *Cluster) UpdateNodeClaim(nc *karpv1.NodeClaim) { update(c, c.nodeClaims, nc.Name, nc) }
 
+// Expect stores a NodeClaim the engine has just created, unless the informer delivered it
+// already: a loop that counts NodeClaims then sees it before its watch event arrives, and does
+// not create it twice.
+func (c *Cluster) Expect(nc *karpv1.NodeClaim) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.nodeClaims[nc.Name]; !ok {
+		c.nodeClaims[nc.Name] = nc
+		c.changed()
+	}
+}
+
 // DeleteNodeClaim forgets a NodeClaim.
 func (c *Cluster) DeleteNodeClaim(name string) {
 	remove(c, c.nodeClaims, name)

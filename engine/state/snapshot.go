@@ -2,6 +2,7 @@ package state
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -206,6 +207,46 @@ func (s *Snapshot) PoolUsage() map[string]PoolUsage {
 		out[pool] = u
 	}
 	return out
+}
+
+// Claims are a NodePool's NodeClaims (with their nodes) by where they stand, as Karpenter's
+// NodePool state counts them for static NodePools and limits.nodes.
+type Claims struct {
+	// Running are neither deleting nor taken by a disruption command.
+	Running []*Node
+	// Disrupting are taken by a disruption command whose replacements are on the way.
+	Disrupting []*Node
+	// Deleting are being deleted.
+	Deleting []*Node
+}
+
+// Total counts every NodeClaim of the NodePool, as limits.nodes does.
+func (c Claims) Total() int { return len(c.Running) + len(c.Disrupting) + len(c.Deleting) }
+
+// Room is how many more NodeClaims np's limits.nodes lets it create, counting all of these.
+func (c Claims) Room(np *karpv1.NodePool) int64 {
+	q, ok := np.Spec.Limits[karpv1.ResourceNodes]
+	if !ok {
+		return math.MaxInt64
+	}
+	return max(q.Value()-int64(c.Total()), 0)
+}
+
+// ClaimsOf sorts a NodePool's NodeClaims by where they stand.
+func (s *Snapshot) ClaimsOf(pool string) Claims {
+	var c Claims
+	for _, sn := range s.Nodes {
+		switch {
+		case sn.NodeClaim == nil || sn.NodeClaim.Labels[karpv1.NodePoolLabelKey] != pool:
+		case sn.Deleting():
+			c.Deleting = append(c.Deleting, sn)
+		case sn.MarkedForDeletion:
+			c.Disrupting = append(c.Disrupting, sn)
+		default:
+			c.Running = append(c.Running, sn)
+		}
+	}
+	return c
 }
 
 // Deleting reports whether the node or its NodeClaim is being deleted (termination drains it),

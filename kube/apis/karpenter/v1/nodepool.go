@@ -230,3 +230,7 @@ type NodeClaimTemplateSpec struct {
 	// +optional
 	ExpireAfter NillableDuration `json:"expireAfter,omitzero"`
 }
+
+// IsStatic reports whether the NodePool is static: it keeps spec.replicas nodes, launches none
+// for pods and is never consolidated.
+func (np *NodePool) IsStatic() bool { return np.Spec.Replicas != nil }
