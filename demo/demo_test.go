@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
 
 	"github.com/nodepilot/nodepilot/aws/emulator"
 	"github.com/nodepilot/nodepilot/engine/disruption"
@@ -97,12 +98,58 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 	})
 	assertTerminated(t, env, last.Node.Spec.ProviderID)
 
+	t.Log("a static NodePool launches its replicas with no pod asking, and scaled to 0 terminates them")
+	staticNodePool(t, ctx, env)
+
 	t.Log("an EC2NodeClass gets Karpenter's termination finalizer; deleted, its instance profile goes with it")
 	terminateNodeClass(t, ctx, env)
 	for _, e := range env.App.Journal.Entries(0) {
 		if e.Kind != journal.KindBlocked || disruption.Forbidden(e.Reason) { // as the Decisions pane shows them
 			t.Logf("journal %s %-14s %-22s %s", e.Time.Format("15:04:05"), e.Kind, e.Reason, e.Message)
 		}
+	}
+}
+
+// staticNodePool creates a static NodePool of two replicas like the demo's first NodePool, waits
+// for both nodes to register on emulator instances, scales it to 0 and checks the instances go.
+func staticNodePool(t *testing.T, ctx context.Context, env *Environment) {
+	t.Helper()
+	pools := env.App.Cluster.Snapshot().NodePools
+	if len(pools) == 0 {
+		t.Fatal("no NodePool in the demo")
+	}
+	fixed := &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: "fixed"}, Spec: *pools[0].Spec.DeepCopy()}
+	fixed.Spec.Replicas, fixed.Spec.Limits = ptr.To[int64](2), nil
+	if _, err := env.App.Clients.NodePools.Create(ctx, fixed); err != nil {
+		t.Fatal(err)
+	}
+	var providerIDs []string
+	waitFor(t, ctx, env, 2*time.Minute, "two static nodes registered and initialized", func(s *state.Snapshot) error {
+		providerIDs = nil
+		for _, n := range s.Nodes {
+			if n.NodePool() == "fixed" && n.Node != nil && n.Initialized() {
+				providerIDs = append(providerIDs, n.Node.Spec.ProviderID)
+			}
+		}
+		if len(providerIDs) != 2 {
+			return fmt.Errorf("%d of 2", len(providerIDs))
+		}
+		return nil
+	})
+	patchNodePool(t, ctx, env, "fixed", `{"spec":{"replicas":0}}`)
+	waitFor(t, ctx, env, 2*time.Minute, "the static nodes gone", func(s *state.Snapshot) error {
+		for _, n := range s.Nodes {
+			if n.NodePool() == "fixed" {
+				return fmt.Errorf("%s still there", n.Name())
+			}
+		}
+		return nil
+	})
+	for _, id := range providerIDs {
+		assertTerminated(t, env, id)
+	}
+	if err := env.App.Clients.NodePools.Delete(ctx, "fixed", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
 	}
 }
 
