@@ -47,12 +47,13 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 			if err != nil {
 				return fmt.Errorf("embedded catalog: %w", err)
 			}
-			in, notes := plan.Build(set, cat, opts)
-			r := scheduling.Solve(in)
-			if note := packingNote(in, r); note != "" {
+			pr := plan.Build(set, cat, opts)
+			r := scheduling.Solve(pr.Input)
+			notes := append(set.Notes, pr.Notes...)
+			if note := packingNote(pr.Input, r); note != "" {
 				notes = append(notes, note)
 			}
-			return plan.Render(out, plan.From(r, append(set.Notes, notes...)), output)
+			return plan.Render(out, plan.From(r, pr.Static, notes), output)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&files, "filename", "f", nil, "a manifest file or a folder of them (repeatable)")
@@ -71,7 +72,7 @@ func packingNote(in *scheduling.Input, r *scheduling.Results) string {
 	cost.Options.Packing = scheduling.PackingCost
 	alt := scheduling.Solve(&cost)
 	karpenter, cheaper := r.TotalPricePerHour(), alt.TotalPricePerHour()
-	if len(alt.Unschedulable) > len(r.Unschedulable) || cheaper > 0.99*karpenter {
+	if karpenter == 0 || len(alt.Unschedulable) > len(r.Unschedulable) || cheaper > 0.99*karpenter {
 		return ""
 	}
 	return fmt.Sprintf("packed as Karpenter packs (each new node takes pods while any of its instance types holds them all): $%.2f/h on %d nodes; "+

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -219,5 +221,81 @@ func TestPackingNote(t *testing.T) {
 		if got := packingNote(in, scheduling.Solve(in)); got != tc.want {
 			t.Errorf("%s: note %q, want %q", tc.packing, got, tc.want)
 		}
+	}
+}
+
+// TestPlanStaticNodePool: a static NodePool launches its replicas (within limits.nodes) as the
+// cheapest type its template allows, pods go to those nodes, and nothing is launched for pods
+// from it; a pod that fits none of them names the static NodePool.
+func TestPlanStaticNodePool(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		replicas, limit string // limit "" for none
+		static, placed  int
+		unschedulable   int
+		note            string
+	}{
+		{name: "two replicas hold the five pods", replicas: "2", static: 2, placed: 5},
+		{name: "limits.nodes holds it at one", replicas: "2", limit: "1", static: 1, placed: 5, note: "limits.nodes 1 holds it at 1 nodes"},
+		{name: "no replicas", replicas: "0", unschedulable: 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			limits := ""
+			if tc.limit != "" {
+				limits = "\n  limits:\n    nodes: " + tc.limit
+			}
+			file := t.TempDir() + "/static.yaml"
+			pool := `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: fixed
+spec:
+  replicas: ` + tc.replicas + limits + `
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [m6i.2xlarge, m6i.4xlarge]}
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+`
+			if err := os.WriteFile(file, []byte(pool), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runPlan(t, "-o", "json", "-f", file, "-f", seeds+"08-ec2nodeclass-default.yaml", "-f", seeds+"06-inflate.yaml")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var p plan.Plan
+			if err := json.Unmarshal([]byte(out), &p); err != nil {
+				t.Fatal(err)
+			}
+			placed, total := 0, 0.0
+			for _, nc := range p.NodeClaims {
+				if !nc.Static || nc.NodePool != "fixed" || nc.InstanceType != "m6i.2xlarge" || nc.CapacityType != "on-demand" {
+					t.Errorf("nodeclaim %+v, want a static on-demand m6i.2xlarge of fixed", nc)
+				}
+				placed += len(nc.Pods)
+				total += nc.PricePerHour
+			}
+			if len(p.NodeClaims) != tc.static || placed != tc.placed || len(p.Unschedulable) != tc.unschedulable {
+				t.Fatalf("%d nodeclaims holding %d pods, %d unschedulable; want %d, %d, %d", len(p.NodeClaims), placed, len(p.Unschedulable),
+					tc.static, tc.placed, tc.unschedulable)
+			}
+			if math.Abs(p.TotalPricePerHour-total) > 1e-4 || (tc.static > 0 && total == 0) {
+				t.Errorf("total $%v/h, want the static nodes' $%v/h", p.TotalPricePerHour, total)
+			}
+			for _, u := range p.Unschedulable {
+				if len(u.Reasons) != 1 || u.Reasons[0].Reason != scheduling.ReasonStaticNodePool {
+					t.Errorf("%s: reasons %+v, want the static NodePool named", u.Pod, u.Reasons)
+				}
+			}
+			notes := strings.Join(p.Notes, "\n")
+			if !strings.Contains(notes, tc.note) {
+				t.Errorf("notes %q lack %q", p.Notes, tc.note)
+			}
+			if strings.Contains(notes, "packed as Karpenter packs") {
+				t.Errorf("a packing note where nothing is launched for pods: %q", p.Notes)
+			}
+		})
 	}
 }

@@ -20,13 +20,31 @@ import (
 	"github.com/nodepilot/nodepilot/kube/manifest"
 )
 
+// Problem is what Build makes of manifests.
+type Problem struct {
+	// Input is the solve's input.
+	Input *scheduling.Input
+	// Static are the nodes static NodePools would launch for their replicas; they are among the
+	// input's nodes, so that pods go to them.
+	Static []Static
+	// Notes say what was left out or assumed.
+	Notes []string
+}
+
+// Static is one node a static NodePool would launch.
+type Static struct {
+	Name      string
+	NodeClaim *scheduling.NodeClaim
+}
+
 // Build turns loaded manifests into the solver's input. NodePools that cannot launch (their
-// EC2NodeClass missing, being deleted, static) are left out with a note, and each pod that fits
-// nowhere names them among its reasons.
-func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) (*scheduling.Input, []string) {
+// EC2NodeClass missing, being deleted) are left out with a note, and each pod that fits nowhere
+// names them among its reasons. A static NodePool launches its replicas (those the manifests'
+// nodes do not already hold, within limits.nodes), which pods may use, and nothing for pods.
+func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) *Problem {
 	in := &scheduling.Input{Options: opts, DaemonSets: set.DaemonSets,
 		WellKnownLabels: sets.List(awsv1.WellKnownLabels())}
-	var notes []string
+	pr := &Problem{Input: in}
 
 	classes := map[string]*awsv1.EC2NodeClass{}
 	for _, nc := range set.EC2NodeClasses {
@@ -35,14 +53,21 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) (*s
 	classExists := func(name string) bool { return classes[name] != nil }
 	types := map[string][]*cloudprovider.InstanceType{}
 	for _, np := range set.NodePools {
-		if r, ok := scheduling.Unlaunchable(np, classExists); ok {
+		r, unlaunchable := scheduling.Unlaunchable(np, classExists)
+		if unlaunchable {
 			in.Unlaunchable = append(in.Unlaunchable, r)
-			notes = append(notes, fmt.Sprintf("%s; it cannot launch nodes and is left out (%s)", r.Message, r.Hint))
-			continue
+			if r.Code != scheduling.ReasonStaticNodePool {
+				pr.Notes = append(pr.Notes, fmt.Sprintf("%s; it cannot launch nodes and is left out (%s)", r.Message, r.Hint))
+				continue
+			}
 		}
 		ref := np.Spec.Template.Spec.NodeClassRef
 		if _, ok := types[ref.Name]; !ok {
 			types[ref.Name] = cat.InstanceTypes(catalog.Options{Options: instancetype.OptionsFor(classes[ref.Name])})
+		}
+		if np.IsStatic() {
+			pr.addStatic(np, types[ref.Name], set)
+			continue
 		}
 		in.NodePools = append(in.NodePools, scheduling.FromNodePool(np, types[ref.Name], usage(np.Name, set.Nodes)))
 	}
@@ -60,9 +85,40 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) (*s
 		delete(bound, n.Name)
 	}
 	for _, name := range slices.Sorted(maps.Keys(bound)) {
-		notes = append(notes, fmt.Sprintf("%d pods are bound to node %q, which the manifests do not define; they are left out", len(bound[name]), name))
+		pr.Notes = append(pr.Notes, fmt.Sprintf("%d pods are bound to node %q, which the manifests do not define; they are left out", len(bound[name]), name))
 	}
-	return in, notes
+	return pr
+}
+
+// addStatic plans the nodes a static NodePool lacks: its replicas less the manifests' nodes of
+// it, within limits.nodes, each the launch its template alone would make.
+func (pr *Problem) addStatic(np *karpv1.NodePool, types []*cloudprovider.InstanceType, set *manifest.Set) {
+	have := int64(0)
+	for _, n := range set.Nodes {
+		if n.Labels[karpv1.NodePoolLabelKey] == np.Name {
+			have++
+		}
+	}
+	want := *np.Spec.Replicas - have
+	if q, ok := np.Spec.Limits[karpv1.ResourceNodes]; ok && q.Value()-have < want {
+		want = max(q.Value()-have, 0)
+		pr.Notes = append(pr.Notes, fmt.Sprintf("NodePool %q is static (replicas: %d) but limits.nodes %s holds it at %d nodes",
+			np.Name, *np.Spec.Replicas, q.String(), have+want))
+	}
+	if want <= 0 {
+		return
+	}
+	nc := scheduling.StaticNodeClaim(np, types, set.DaemonSets, pr.Input.WellKnownLabels)
+	if nc == nil {
+		pr.Notes = append(pr.Notes, fmt.Sprintf("NodePool %q is static (replicas: %d) but none of its instance types has an offering; it launches nothing",
+			np.Name, *np.Spec.Replicas))
+		return
+	}
+	for i := range want {
+		name := scheduling.StaticNodeName(np.Name, int(have+i+1))
+		pr.Input.Nodes = append(pr.Input.Nodes, nc.AsNode(name))
+		pr.Static = append(pr.Static, Static{Name: name, NodeClaim: nc})
+	}
 }
 
 // usage is the capacity a NodePool's existing nodes hold against its limits.

@@ -86,7 +86,7 @@ func realisticInput(t testing.TB) *scheduling.Input {
 		}
 		set.Pods = append(set.Pods, pods.Pods...)
 	}
-	in, _ := Build(set, cat, scheduling.Options{})
+	in := Build(set, cat, scheduling.Options{}).Input
 	return in
 }
 

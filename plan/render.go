@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 )
 
@@ -43,9 +44,12 @@ type NodeClaim struct {
 	Zone                string   `json:"zone"`
 	PricePerHour        float64  `json:"pricePerHour"`
 	// PriceSource is where the price comes from: catalog (on-demand list price) or synthetic.
-	PriceSource string              `json:"priceSource"`
-	Pods        []string            `json:"pods"`
-	Requests    corev1.ResourceList `json:"requests"`
+	PriceSource string   `json:"priceSource"`
+	Pods        []string `json:"pods"`
+	// Requests sums the pods' requests.
+	Requests corev1.ResourceList `json:"requests"`
+	// Static marks a node a static NodePool launches for its replicas, not for pods.
+	Static bool `json:"static,omitempty"`
 }
 
 // ExistingNode lists the pods the plan puts on a node that exists.
@@ -69,24 +73,40 @@ type Reason struct {
 	Hint    string `json:"hint,omitempty"`
 }
 
-// From builds the stable plan from a solve's results.
-func From(r *scheduling.Results, notes []string) *Plan {
+// From builds the stable plan from a solve's results: the static NodePools' nodes first (with the
+// pods the solve put on them), then the NodeClaims launched for pods.
+func From(r *scheduling.Results, static []Static, notes []string) *Plan {
 	p := &Plan{NodeClaims: []NodeClaim{}, ExistingNodes: []ExistingNode{}, Unschedulable: []Unschedulable{}}
 	p.Notes, p.NotesOmitted = notes[:min(len(notes), MaxNotes)], max(len(notes)-MaxNotes, 0)
+	onStatic := map[string][]*corev1.Pod{}
+	for _, n := range r.ExistingNodes {
+		onStatic[n.Name] = n.Pods
+	}
+	total := r.TotalPricePerHour()
+	for _, st := range static {
+		placed := onStatic[st.Name]
+		out := p.nodeClaim(st.NodeClaim, placed)
+		out.Static, out.Requests = true, corev1.ResourceList{}
+		for _, pod := range placed {
+			for name, q := range pods.Requests(pod) {
+				sum := out.Requests[name]
+				sum.Add(q)
+				out.Requests[name] = sum
+			}
+		}
+		p.NodeClaims = append(p.NodeClaims, out)
+		total += st.NodeClaim.PricePerHour()
+		delete(onStatic, st.Name)
+	}
 	for _, nc := range r.NewNodeClaims {
-		out := NodeClaim{NodePool: nc.NodePool, CapacityType: nc.Offering.CapacityType, Zone: nc.Offering.Zone,
-			PricePerHour: nc.PricePerHour(), PriceSource: nc.Offering.PriceSource.Kind, Pods: podNames(nc.Pods), Requests: nc.Requests}
-		if nc.InstanceType != nil {
-			out.InstanceType = nc.InstanceType.Name
-		}
-		for _, it := range nc.InstanceTypes {
-			out.InstanceTypeOptions = append(out.InstanceTypeOptions, it.Name)
-		}
-		p.SyntheticPrices = p.SyntheticPrices || nc.Offering.PriceSource.Synthetic()
+		out := p.nodeClaim(nc, nc.Pods)
+		out.Requests = nc.Requests
 		p.NodeClaims = append(p.NodeClaims, out)
 	}
 	for _, n := range r.ExistingNodes {
-		p.ExistingNodes = append(p.ExistingNodes, ExistingNode{Node: n.Name, Pods: podNames(n.Pods)})
+		if _, ok := onStatic[n.Name]; ok {
+			p.ExistingNodes = append(p.ExistingNodes, ExistingNode{Node: n.Name, Pods: podNames(n.Pods)})
+		}
 	}
 	for _, pe := range r.Unschedulable {
 		u := Unschedulable{Pod: pe.Pod.Namespace + "/" + pe.Pod.Name}
@@ -95,8 +115,22 @@ func From(r *scheduling.Results, notes []string) *Plan {
 		}
 		p.Unschedulable = append(p.Unschedulable, u)
 	}
-	p.TotalPricePerHour = roundCents(r.TotalPricePerHour())
+	p.TotalPricePerHour = roundCents(total)
 	return p
+}
+
+// nodeClaim describes a planned NodeClaim with the pods placed on it.
+func (p *Plan) nodeClaim(nc *scheduling.NodeClaim, placed []*corev1.Pod) NodeClaim {
+	out := NodeClaim{NodePool: nc.NodePool, CapacityType: nc.Offering.CapacityType, Zone: nc.Offering.Zone,
+		PricePerHour: nc.PricePerHour(), PriceSource: nc.Offering.PriceSource.Kind, Pods: podNames(placed)}
+	if nc.InstanceType != nil {
+		out.InstanceType = nc.InstanceType.Name
+	}
+	for _, it := range nc.InstanceTypes {
+		out.InstanceTypeOptions = append(out.InstanceTypeOptions, it.Name)
+	}
+	p.SyntheticPrices = p.SyntheticPrices || nc.Offering.PriceSource.Synthetic()
+	return out
 }
 
 func podNames(pods []*corev1.Pod) []string {
@@ -141,7 +175,11 @@ func renderTable(w io.Writer, p *Plan) error {
 	if len(p.NodeClaims) > 0 {
 		fmt.Fprintln(tw, "NODEPOOL\tINSTANCE TYPE\tOPTIONS\tCAPACITY\tZONE\t$/HOUR\tPODS\tCPU\tMEMORY")
 		for _, nc := range p.NodeClaims {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\n", nc.NodePool, nc.InstanceType, len(nc.InstanceTypeOptions),
+			pool := nc.NodePool
+			if nc.Static {
+				pool += " (static)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\n", pool, nc.InstanceType, len(nc.InstanceTypeOptions),
 				nc.CapacityType, nc.Zone, price(nc.PricePerHour, nc.PriceSource), len(nc.Pods), quantity(nc.Requests, corev1.ResourceCPU),
 				quantity(nc.Requests, corev1.ResourceMemory))
 		}

@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 
-	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -158,8 +157,10 @@ func (p *pass) staticDrift(cands []*Candidate) *Command {
 			p.block(c, &block{reason: BlockedStatic, message: fmt.Sprintf("static nodepool %q is at its limits.nodes: no room for a replacement", np.Name)})
 			continue
 		}
-		pt := p.sim.cat.Pools[np.Name]
-		r := provisioning.StaticNodeClaim(p.sim.snap, pt, p.sim.wellKnown)
+		var r *scheduling.NodeClaim
+		if pt := p.sim.cat.Pools[np.Name]; pt != nil {
+			r = scheduling.StaticNodeClaim(np, pt.Types, p.sim.snap.DaemonSets, p.sim.wellKnown)
+		}
 		if r == nil {
 			p.block(c, &block{reason: BlockedStatic, message: fmt.Sprintf("no instance type of static nodepool %q has an available offering", np.Name)})
 			continue

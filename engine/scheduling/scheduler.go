@@ -709,25 +709,3 @@ func hasPreferNoSchedule(taints []corev1.Taint) bool {
 func resourceOne() *resource.Quantity { return resource.NewQuantity(1, resource.DecimalSI) }
 
 func labelsSet(m map[string]string) labels.Set { return labels.Set(m) }
-
-// Empty is the NodeClaim a NodePool of the solve launches with no pods, as a static NodePool
-// launches its replicas: the template's requirements, the instance types that hold its
-// DaemonSets (cheapest first), and the offering the launch would most likely buy. It is nil when
-// the NodePool is not in the solve or none of its instance types has an available offering.
-func (p *Prepared) Empty(pool string) *NodeClaim {
-	for _, t := range p.templates {
-		if t.pool.Name != pool {
-			continue
-		}
-		s := newScheduler(p, nil)
-		nc := newNodeClaim(s, t)
-		if nc.types.count() == 0 {
-			return nil
-		}
-		if out := s.nodeClaimResult(nc); out.Offering.Available {
-			return out
-		}
-		return nil
-	}
-	return nil
-}

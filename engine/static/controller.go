@@ -12,6 +12,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
 )
 
@@ -89,7 +90,7 @@ func (c *Controller) scaleUp(ctx context.Context, snap *state.Snapshot, cat *pro
 		}
 		return fmt.Sprintf("NodePool %q has no instance types", np.Name), nil
 	}
-	nc := provisioning.StaticNodeClaim(snap, pt, c.wellKnown)
+	nc := scheduling.StaticNodeClaim(np, pt.Types, snap.DaemonSets, c.wellKnown)
 	if nc == nil {
 		return fmt.Sprintf("NodePool %q has no instance type with an available offering that holds its DaemonSets", np.Name), nil
 	}
