@@ -383,7 +383,8 @@ func (c *Controller) rollback(ctx context.Context, cmd *Command, cause error, no
 			errs = append(errs, err)
 		}
 	}
-	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Method: cmd.Method, Reason: "Abandoned", Nodes: cmd.Nodes(),
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Method: cmd.Method, Reason: ReasonAbandoned, Nodes: cmd.Nodes(),
+		NodePool: cmd.Candidates[0].NodePool.Name, Replacements: cmd.ReplacementTypes(),
 		Message: fmt.Sprintf("abandoned %s, the nodes stay: %v", cmd.Method, cause)})
 	return errors.Join(errs...)
 }
@@ -461,6 +462,9 @@ func (c *Controller) entry(cmd *Command, now time.Time, msg string, dryRun bool)
 const (
 	ReasonReplacementsLaunched = "ReplacementsLaunched"
 	ReasonCandidatesDeleted    = "CandidatesDeleted"
+	// ReasonAbandoned: the command failed on its way (a replacement failed or timed out) and
+	// its nodes stay.
+	ReasonAbandoned = "Abandoned"
 )
 
 func claimNames(cmd *Command) []string {

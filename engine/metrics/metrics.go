@@ -19,7 +19,7 @@ import (
 type Sink struct {
 	created, terminated, disrupted, nodesCreated, nodesTerminated *prometheus.CounterVec
 	decisions, decisionsByPool, interruptions, deletedMessages    *prometheus.CounterVec
-	nodesDrained, evictions                                       *prometheus.CounterVec
+	nodesDrained, evictions, failedValidations, queueFailures     *prometheus.CounterVec
 	launched, registered, initialized, blocked, entries           *prometheus.CounterVec
 	all                                                           []*prometheus.CounterVec // every one of them
 }
@@ -43,6 +43,11 @@ func NewSink(reg prometheus.Registerer) *Sink {
 	s.deletedMessages = counter("karpenter_interruption_deleted_messages_total", "Interruption messages deleted from the queue.")
 	s.nodesDrained = counter("karpenter_nodes_drained_total", "Nodes drained, by NodePool.", "nodepool")
 	s.evictions = counter("karpenter_pods_eviction_requests_total", "Eviction requests, by HTTP code.", "code")
+	s.failedValidations = counter("karpenter_voluntary_disruption_failed_validations_total",
+		"Consolidation decisions abandoned when checked again after the validation delay, by consolidation type.", "consolidation_type")
+	s.queueFailures = counter("karpenter_voluntary_disruption_queue_failures_total",
+		"Disruption commands abandoned on their way (a replacement failed or timed out), by decision, reason and consolidation type.",
+		"decision", "reason", "consolidation_type")
 	s.launched = counter("nodepilot_nodeclaims_launched_total", "NodeClaims launched, by NodePool.", "nodepool")
 	s.registered = counter("nodepilot_nodeclaims_registered_total", "NodeClaims registered, by NodePool.", "nodepool")
 	s.initialized = counter("nodepilot_nodeclaims_initialized_total", "NodeClaims initialized, by NodePool.", "nodepool")
@@ -108,8 +113,18 @@ func (s *Sink) Observe(e journal.Entry) {
 		}
 	case journal.KindBlocked:
 		s.blocked.WithLabelValues(e.Reason).Inc()
+	case journal.KindValidation:
+		if e.Reason == disruption.BlockedValidationRejected {
+			s.failedValidations.WithLabelValues(consolidationType(e.Method)).Inc()
+		}
 	case journal.KindDisruption:
 		switch {
+		case e.Reason == disruption.ReasonAbandoned:
+			decision := "delete"
+			if len(e.Replacements) > 0 {
+				decision = "replace"
+			}
+			s.queueFailures.WithLabelValues(decision, disruptionReason(e.Method), consolidationType(e.Method)).Inc()
 		case e.Decision != "":
 			reason, kind := disruptionReason(e.Method), consolidationType(e.Method)
 			s.decisions.WithLabelValues(e.Decision, reason, kind).Inc()
@@ -158,13 +173,17 @@ type Collector struct {
 	usage, limit, cost, allowed, consuming *prometheus.Desc
 	nodeCount, nodes, fleet, pending       *prometheus.Desc
 	perNode                                *nodeGauges
+	perPod                                 *podGauges
+	sync                                   *syncGauges
+	build                                  prometheus.Metric
 }
 
 // NewCollector returns a collector over the cluster state; types prices nodes, clock tells the
 // budgets' schedules and the nodes' ages, wellKnown are the label keys the per-node gauges carry
 // (Karpenter's well-known labels and the provider's).
 func NewCollector(cluster *state.Cluster, types cost.Types, clock clock.PassiveClock, wellKnown []string) *Collector {
-	return &Collector{cluster: cluster, types: types, clock: clock, perNode: newNodeGauges(wellKnown),
+	return &Collector{cluster: cluster, types: types, clock: clock, perNode: newNodeGauges(wellKnown), perPod: newPodGauges(),
+		sync: newSyncGauges(), build: buildInfo(),
 		usage:     prometheus.NewDesc("karpenter_nodepools_usage", "Resources held by a NodePool's nodes.", []string{"nodepool", "resource_type"}, nil),
 		limit:     prometheus.NewDesc("karpenter_nodepools_limit", "A NodePool's limits.", []string{"nodepool", "resource_type"}, nil),
 		cost:      prometheus.NewDesc("karpenter_nodepools_cost_total", "What a NodePool's nodes cost, in US dollars per hour.", []string{"nodepool"}, nil),
@@ -179,7 +198,9 @@ func NewCollector(cluster *state.Cluster, types cost.Types, clock clock.PassiveC
 
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range append([]*prometheus.Desc{c.usage, c.limit, c.cost, c.allowed, c.consuming, c.nodeCount, c.nodes, c.fleet, c.pending}, c.perNode.descs()...) {
+	descs := []*prometheus.Desc{c.usage, c.limit, c.cost, c.allowed, c.consuming, c.nodeCount, c.nodes, c.fleet, c.pending,
+		c.sync.synced, c.sync.unsynced, c.build.Desc()}
+	for _, d := range append(append(descs, c.perNode.descs()...), c.perPod.descs()...) {
 		ch <- d
 	}
 }
@@ -228,6 +249,9 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(c.pending, prometheus.GaugeValue, float64(pending))
 	c.perNode.collect(ch, snap, now)
+	c.perPod.collect(ch, snap, now)
+	c.sync.collect(ch, snap.Synced, now)
+	ch <- c.build
 }
 
 func boolLabel(b bool) string {

@@ -103,6 +103,17 @@ func TestCountsAsKarpenterCountsThem(t *testing.T) {
 		{"decisions by nodepool", "karpenter_voluntary_disruption_decisions_by_nodepool_total", []journal.Entry{
 			{Kind: journal.KindDisruption, Method: "Emptiness", Reason: "Empty", Decision: "delete", NodePool: "web"},
 		}, map[string]float64{"consolidation_type=empty,decision=delete,nodepool=web,reason=empty": 1}},
+		// A consolidation decision abandoned after the validation delay counts by its type.
+		{"failed validations", "karpenter_voluntary_disruption_failed_validations_total", []journal.Entry{
+			{Kind: journal.KindValidation, Method: "SingleNodeConsolidation", Reason: "ValidationRejected"},
+			{Kind: journal.KindValidation, Method: "Emptiness", Reason: "ValidationRejected"},
+			{Kind: journal.KindValidation, Method: "Emptiness", Reason: "ValidationRejected", DryRun: true},
+		}, map[string]float64{"consolidation_type=single": 1, "consolidation_type=empty": 1}},
+		// A command abandoned on its way counts as a queue failure, not as a decision.
+		{"queue failures", "karpenter_voluntary_disruption_queue_failures_total", []journal.Entry{
+			{Kind: journal.KindDisruption, Method: "Drift", Reason: "Abandoned", NodePool: "web", Replacements: []string{"m5.large"}},
+			{Kind: journal.KindDisruption, Method: "MultiNodeConsolidation", Reason: "Abandoned", NodePool: "web"},
+		}, map[string]float64{"consolidation_type=,decision=replace,reason=drifted": 1, "consolidation_type=multi,decision=delete,reason=underutilized": 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := counted(t, tc.family, tc.entries...)

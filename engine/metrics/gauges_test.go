@@ -1,0 +1,107 @@
+package metrics
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+)
+
+// gauges scrapes a collector over the cluster and returns a family's gauges by their labels
+// ("name=value,..." for the labels named in keep, in that order).
+func gauges(t *testing.T, c *Collector, family string, keep ...string) map[string]float64 {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(c)
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, f := range families {
+		if f.GetName() != family {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			var labels []string
+			for _, k := range keep {
+				for _, l := range m.GetLabel() {
+					if l.GetName() == k {
+						labels = append(labels, k+"="+l.GetValue())
+					}
+				}
+			}
+			got[strings.Join(labels, ",")] = m.GetGauge().GetValue()
+		}
+	}
+	return got
+}
+
+// TestClusterGauges: the pod, sync and build gauges Karpenter exports, from the cluster state.
+func TestClusterGauges(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := clocktesting.NewFakeClock(start)
+	cluster := state.NewCluster(clk)
+	cluster.UpdateNode(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Labels: map[string]string{karpv1.NodePoolLabelKey: "web",
+		corev1.LabelTopologyZone: "us-east-1a", karpv1.CapacityTypeLabelKey: "spot", corev1.LabelInstanceTypeStable: "m5.large", corev1.LabelArchStable: "amd64"}}})
+	created := metav1.NewTime(start.Add(-time.Minute))
+	owner := []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-1"}}
+	cluster.UpdatePod(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "running", CreationTimestamp: created, OwnerReferences: owner},
+		Spec: corev1.PodSpec{NodeName: "n1"}, Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{
+			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue}, {Type: corev1.PodReady, Status: corev1.ConditionTrue}}}})
+	cluster.UpdatePod(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "waiting", CreationTimestamp: created},
+		Status: corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse}}}})
+	noTypes := func(string, string) *cloudprovider.InstanceType { return nil }
+	c := NewCollector(cluster, noTypes, clk, nil)
+
+	for _, tc := range []struct {
+		family string
+		keep   []string
+		want   map[string]float64
+	}{
+		{"karpenter_pods_state", []string{"name", "owner", "node", "scheduled", "nodepool", "zone", "capacity_type", "instance_type", "phase", "ready", "managed"},
+			map[string]float64{
+				"name=running,owner=/apis/apps/v1/namespaces/default/replicasets/web-1,node=n1,scheduled=true,nodepool=web,zone=us-east-1a,capacity_type=spot,instance_type=m5.large,phase=Running,ready=true,managed=true": 1,
+				"name=waiting,owner=,node=,scheduled=false,nodepool=,zone=,capacity_type=,instance_type=,phase=Pending,ready=false,managed=false":                                                                    1,
+			}},
+		{"karpenter_pods_unbound_time_seconds", []string{"name"}, map[string]float64{"name=waiting": 60}},
+		{"karpenter_pods_unstarted_time_seconds", []string{"name"}, map[string]float64{"name=waiting": 60}},
+		{"karpenter_cluster_state_synced", nil, map[string]float64{"": 0}},
+		{"karpenter_build_info", nil, map[string]float64{"": 1}},
+	} {
+		t.Run(tc.family, func(t *testing.T) {
+			got := gauges(t, c, tc.family, tc.keep...)
+			if len(got) != len(tc.want) {
+				t.Fatalf("%s = %v, want %v", tc.family, got, tc.want)
+			}
+			for k, v := range tc.want {
+				if got[k] != v {
+					t.Errorf("%s{%s} = %v, want %v", tc.family, k, got[k], v)
+				}
+			}
+		})
+	}
+
+	// Unsynced time grows from the first scrape that finds the state unsynced, and is 0 once synced.
+	clk.Step(30 * time.Second)
+	if got := gauges(t, c, "karpenter_cluster_state_unsynced_time_seconds")[""]; got != 30 {
+		t.Errorf("unsynced for %vs, want 30s", got)
+	}
+	for _, k := range state.Kinds() {
+		cluster.MarkSynced(k)
+	}
+	if got := gauges(t, c, "karpenter_cluster_state_unsynced_time_seconds")[""]; got != 0 {
+		t.Errorf("unsynced for %vs once synced, want 0", got)
+	}
+	if got := gauges(t, c, "karpenter_cluster_state_synced")[""]; got != 1 {
+		t.Errorf("synced = %v, want 1", got)
+	}
+}
