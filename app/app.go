@@ -139,7 +139,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	sinks := []journal.Sink{journal.LogSink{Logger: opts.Logger}, journal.EventSink{Recorder: events}}
 	if opts.Registry != nil {
 		sinks = append(sinks, metrics.NewSink(opts.Registry))
-		opts.Registry.MustRegister(metrics.NewCollector(a.Cluster, a.InstanceType, opts.Clock, karpv1.WellKnownLabels().Union(awsv1.WellKnownLabels()).UnsortedList()))
+		opts.Registry.MustRegister(metrics.NewCollector(a.Cluster, a.InstanceTypes, opts.Clock, karpv1.WellKnownLabels().Union(awsv1.WellKnownLabels()).UnsortedList()))
 	}
 	a.Journal = journal.New(opts.JournalSize, sinks...)
 	a.Executor = executor.New(mode, writer, a.cloud(), a.Journal, opts.Clock)
@@ -222,8 +222,9 @@ func (a *App) cloud() cloudprovider.CloudProvider {
 	return a.Provider
 }
 
-// InstanceType finds an instance type a NodePool can launch (for pricing its nodes), or nil.
-func (a *App) InstanceType(nodePool, name string) *cloudprovider.InstanceType {
+// InstanceTypes lists the instance types a NodePool can launch, from the provider's caches, or
+// nil.
+func (a *App) InstanceTypes(nodePool string) []*cloudprovider.InstanceType {
 	np := a.Cluster.NodePool(nodePool)
 	if np == nil || a.Provider == nil {
 		return nil
@@ -232,7 +233,12 @@ func (a *App) InstanceType(nodePool, name string) *cloudprovider.InstanceType {
 	if err != nil {
 		return nil
 	}
-	for _, it := range types {
+	return types
+}
+
+// InstanceType finds an instance type a NodePool can launch (for pricing its nodes), or nil.
+func (a *App) InstanceType(nodePool, name string) *cloudprovider.InstanceType {
+	for _, it := range a.InstanceTypes(nodePool) {
 		if it.Name == name {
 			return it
 		}

@@ -86,7 +86,7 @@ func usageMetric(t *testing.T, h *harness, pool, resource string) float64 {
 func gauges(t *testing.T, h *harness, family string, want map[string]string) (float64, int) {
 	t.Helper()
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(metrics.NewCollector(h.Cluster, func(string, string) *cloudprovider.InstanceType { return nil }, h.Clock, karpv1.WellKnownLabels().UnsortedList()))
+	reg.MustRegister(metrics.NewCollector(h.Cluster, func(string) []*cloudprovider.InstanceType { return nil }, h.Clock, karpv1.WellKnownLabels().UnsortedList()))
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -59,8 +60,12 @@ func TestClusterGauges(t *testing.T) {
 			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue}, {Type: corev1.PodReady, Status: corev1.ConditionTrue}}}})
 	cluster.UpdatePod(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "waiting", CreationTimestamp: created},
 		Status: corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse}}}})
-	noTypes := func(string, string) *cloudprovider.InstanceType { return nil }
-	c := NewCollector(cluster, noTypes, clk, nil)
+	cluster.UpdateNodePool(&karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: "web"}})
+	cluster.UpdateNodePool(&karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: "batch"}})
+	m5 := &cloudprovider.InstanceType{Name: "m5.large", Capacity: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2"), corev1.ResourceMemory: resource.MustParse("8Gi")},
+		Offerings: cloudprovider.Offerings{{Zone: "us-east-1a", CapacityType: "spot", Price: 0.03, Available: true}, {Zone: "us-east-1a", CapacityType: "on-demand", Price: 0.096}}}
+	offered := func(string) []*cloudprovider.InstanceType { return []*cloudprovider.InstanceType{m5} } // both NodePools offer it
+	c := NewCollector(cluster, offered, clk, nil)
 
 	for _, tc := range []struct {
 		family string
@@ -70,11 +75,18 @@ func TestClusterGauges(t *testing.T) {
 		{"karpenter_pods_state", []string{"name", "owner", "node", "scheduled", "nodepool", "zone", "capacity_type", "instance_type", "phase", "ready", "managed"},
 			map[string]float64{
 				"name=running,owner=/apis/apps/v1/namespaces/default/replicasets/web-1,node=n1,scheduled=true,nodepool=web,zone=us-east-1a,capacity_type=spot,instance_type=m5.large,phase=Running,ready=true,managed=true": 1,
-				"name=waiting,owner=,node=,scheduled=false,nodepool=,zone=,capacity_type=,instance_type=,phase=Pending,ready=false,managed=false":                                                                    1,
+				"name=waiting,owner=,node=,scheduled=false,nodepool=,zone=,capacity_type=,instance_type=,phase=Pending,ready=false,managed=false":                                                                           1,
 			}},
 		{"karpenter_pods_unbound_time_seconds", []string{"name"}, map[string]float64{"name=waiting": 60}},
 		{"karpenter_pods_unstarted_time_seconds", []string{"name"}, map[string]float64{"name=waiting": 60}},
 		{"karpenter_cluster_state_synced", nil, map[string]float64{"": 0}},
+		{"karpenter_cloudprovider_instance_type_cpu_cores", []string{"instance_type"}, map[string]float64{"instance_type=m5.large": 2}},
+		{"karpenter_cloudprovider_instance_type_memory_bytes", []string{"instance_type"}, map[string]float64{"instance_type=m5.large": 8 << 30}},
+		{"karpenter_cloudprovider_instance_type_offering_available", []string{"capacity_type"}, map[string]float64{"capacity_type=spot": 1, "capacity_type=on-demand": 0}},
+		{"karpenter_cloudprovider_instance_type_offering_price_estimate", []string{"capacity_type", "zone"},
+			map[string]float64{"capacity_type=spot,zone=us-east-1a": 0.03, "capacity_type=on-demand,zone=us-east-1a": 0.096}},
+		// The node is priced from the offered types: a spot m5.large in us-east-1a.
+		{"karpenter_nodepools_cost_total", []string{"nodepool"}, map[string]float64{"nodepool=web": 0.03}},
 		{"karpenter_build_info", nil, map[string]float64{"": 1}},
 	} {
 		t.Run(tc.family, func(t *testing.T) {

@@ -1,11 +1,13 @@
 package metrics
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/utils/clock"
 
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
@@ -168,21 +170,23 @@ func consolidationType(method string) string {
 // Collector computes gauges from a snapshot at each scrape.
 type Collector struct {
 	cluster                                *state.Cluster
-	types                                  cost.Types
 	clock                                  clock.PassiveClock
 	usage, limit, cost, allowed, consuming *prometheus.Desc
 	nodeCount, nodes, fleet, pending       *prometheus.Desc
 	perNode                                *nodeGauges
 	perPod                                 *podGauges
+	offered                                Offered
+	offerings                              *offeringGauges
 	sync                                   *syncGauges
 	build                                  prometheus.Metric
 }
 
-// NewCollector returns a collector over the cluster state; types prices nodes, clock tells the
+// NewCollector returns a collector over the cluster state; offered lists the instance types that
+// price nodes and fill the cloud provider gauges, clock tells the
 // budgets' schedules and the nodes' ages, wellKnown are the label keys the per-node gauges carry
 // (Karpenter's well-known labels and the provider's).
-func NewCollector(cluster *state.Cluster, types cost.Types, clock clock.PassiveClock, wellKnown []string) *Collector {
-	return &Collector{cluster: cluster, types: types, clock: clock, perNode: newNodeGauges(wellKnown), perPod: newPodGauges(),
+func NewCollector(cluster *state.Cluster, offered Offered, clock clock.PassiveClock, wellKnown []string) *Collector {
+	return &Collector{cluster: cluster, offered: offered, offerings: newOfferingGauges(), clock: clock, perNode: newNodeGauges(wellKnown), perPod: newPodGauges(),
 		sync: newSyncGauges(), build: buildInfo(),
 		usage:     prometheus.NewDesc("karpenter_nodepools_usage", "Resources held by a NodePool's nodes.", []string{"nodepool", "resource_type"}, nil),
 		limit:     prometheus.NewDesc("karpenter_nodepools_limit", "A NodePool's limits.", []string{"nodepool", "resource_type"}, nil),
@@ -200,7 +204,7 @@ func NewCollector(cluster *state.Cluster, types cost.Types, clock clock.PassiveC
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	descs := []*prometheus.Desc{c.usage, c.limit, c.cost, c.allowed, c.consuming, c.nodeCount, c.nodes, c.fleet, c.pending,
 		c.sync.synced, c.sync.unsynced, c.build.Desc()}
-	for _, d := range append(append(descs, c.perNode.descs()...), c.perPod.descs()...) {
+	for _, d := range slices.Concat(descs, c.perNode.descs(), c.perPod.descs(), c.offerings.descs()) {
 		ch <- d
 	}
 }
@@ -234,7 +238,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	for k, n := range count {
 		ch <- prometheus.MustNewConstMetric(c.nodes, prometheus.GaugeValue, float64(n), k[0], k[1])
 	}
-	fleet := cost.FleetOf(snap, c.types)
+	fleet := cost.FleetOf(snap, c.types())
 	for pool, s := range fleet.ByNodePool {
 		if pool != "" {
 			ch <- prometheus.MustNewConstMetric(c.cost, prometheus.GaugeValue, s.PerHour, pool)
@@ -250,8 +254,25 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.pending, prometheus.GaugeValue, float64(pending))
 	c.perNode.collect(ch, snap, now)
 	c.perPod.collect(ch, snap, now)
+	c.offerings.collect(ch, snap, c.offered)
 	c.sync.collect(ch, snap.Synced, now)
 	ch <- c.build
+}
+
+// types indexes the offered instance types for one scrape.
+func (c *Collector) types() cost.Types {
+	byPool := map[string]map[string]*cloudprovider.InstanceType{}
+	return func(pool, name string) *cloudprovider.InstanceType {
+		byName, ok := byPool[pool]
+		if !ok {
+			byName = map[string]*cloudprovider.InstanceType{}
+			for _, it := range c.offered(pool) {
+				byName[it.Name] = it
+			}
+			byPool[pool] = byName
+		}
+		return byName[name]
+	}
 }
 
 func boolLabel(b bool) string {
