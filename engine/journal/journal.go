@@ -63,6 +63,11 @@ type Entry struct {
 	// MessageType is an interruption message's kind in Karpenter's words (spot_interrupted...),
 	// for its metric.
 	MessageType string `json:",omitempty"`
+	// Took is how long the step the entry concludes took, where it measures one: the scheduling
+	// simulation of a provisioning pass (PodsPending), a NodeClaim's termination since its
+	// deletion (Terminated). Lived is how long a terminated node lived, from its creation.
+	Took  time.Duration `json:",omitempty"`
+	Lived time.Duration `json:",omitempty"`
 	// DryRun marks what the autoscaler would have done in dry-run mode.
 	DryRun bool
 	// Failed marks an action that was tried and failed.

@@ -3,6 +3,7 @@ package metrics
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/utils/clock"
@@ -24,6 +25,8 @@ type Sink struct {
 	nodesDrained, evictions, failedValidations, queueFailures     *prometheus.CounterVec
 	launched, registered, initialized, blocked, entries           *prometheus.CounterVec
 	all                                                           []*prometheus.CounterVec // every one of them
+
+	scheduling, nodeClaimTermination, nodeLifetime *prometheus.HistogramVec
 }
 
 // NewSink registers the counters on reg.
@@ -55,8 +58,33 @@ func NewSink(reg prometheus.Registerer) *Sink {
 	s.initialized = counter("nodepilot_nodeclaims_initialized_total", "NodeClaims initialized, by NodePool.", "nodepool")
 	s.blocked = counter("nodepilot_disruption_blocked_total", "Times a node was found not disruptable, by reason.", "reason")
 	s.entries = counter("nodepilot_journal_entries_total", "Journal entries, by kind and reason.", "kind", "reason")
+	s.scheduling = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "karpenter_scheduler_scheduling_duration_seconds",
+		Help: "How long provisioning's scheduling simulations take, in seconds.", Buckets: durationBuckets}, []string{"controller"})
+	s.nodeClaimTermination = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "karpenter_nodeclaims_termination_duration_seconds",
+		Help: "How long NodeClaims take to terminate once deleted, in seconds.", Buckets: prometheus.ExponentialBuckets(1, 2, 12)}, []string{"nodepool"})
+	s.nodeLifetime = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "karpenter_nodes_lifetime_duration_seconds",
+		Help: "How long nodes lived, from creation to termination, in seconds.", Buckets: lifetimeBuckets()}, []string{"nodepool"})
 	reg.MustRegister(s)
 	return s
+}
+
+// durationBuckets are Karpenter's (controller-runtime's, extended to ten minutes).
+var durationBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1,
+	1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60, 120, 150, 300, 450, 600}
+
+// lifetimeBuckets are Karpenter's node lifetime buckets: 15 minutes to 30 days.
+func lifetimeBuckets() []float64 {
+	var out []float64
+	for _, d := range []time.Duration{15 * time.Minute, 30 * time.Minute, 45 * time.Minute, time.Hour, 2 * time.Hour, 4 * time.Hour,
+		6 * time.Hour, 8 * time.Hour, 12 * time.Hour, 24 * time.Hour, 2 * 24 * time.Hour, 3 * 24 * time.Hour, 5 * 24 * time.Hour,
+		7 * 24 * time.Hour, 10 * 24 * time.Hour, 14 * 24 * time.Hour, 21 * 24 * time.Hour, 30 * 24 * time.Hour} {
+		out = append(out, d.Seconds())
+	}
+	return out
+}
+
+func (s *Sink) histograms() []*prometheus.HistogramVec {
+	return []*prometheus.HistogramVec{s.scheduling, s.nodeClaimTermination, s.nodeLifetime}
 }
 
 // Describe implements prometheus.Collector.
@@ -64,12 +92,18 @@ func (s *Sink) Describe(ch chan<- *prometheus.Desc) {
 	for _, c := range s.all {
 		c.Describe(ch)
 	}
+	for _, h := range s.histograms() {
+		h.Describe(ch)
+	}
 }
 
 // Collect implements prometheus.Collector.
 func (s *Sink) Collect(ch chan<- prometheus.Metric) {
 	for _, c := range s.all {
 		c.Collect(ch)
+	}
+	for _, h := range s.histograms() {
+		h.Collect(ch)
 	}
 }
 
@@ -81,6 +115,9 @@ func (s *Sink) Observe(e journal.Entry) {
 	}
 	switch e.Kind {
 	case journal.KindProvisioning:
+		if e.Reason == "PodsPending" && e.Took > 0 {
+			s.scheduling.WithLabelValues("provisioner").Observe(e.Took.Seconds())
+		}
 		if e.Reason == "NodeClaimCreated" {
 			// nodepilot never relaxes minValues, so min_values_relaxed is always false.
 			s.created.WithLabelValues("provisioned", e.NodePool, "false").Inc()
@@ -98,6 +135,12 @@ func (s *Sink) Observe(e journal.Entry) {
 		switch e.Reason {
 		case "Terminated":
 			s.terminated.WithLabelValues(e.NodePool, e.CapacityType, e.Zone).Inc()
+			if e.Took > 0 {
+				s.nodeClaimTermination.WithLabelValues(e.NodePool).Observe(e.Took.Seconds())
+			}
+			if e.Lived > 0 {
+				s.nodeLifetime.WithLabelValues(e.NodePool).Observe(e.Lived.Seconds())
+			}
 			if len(e.Nodes) > 0 { // a node is drained before its instance goes
 				s.nodesTerminated.WithLabelValues(e.NodePool, e.Zone).Inc()
 				s.nodesDrained.WithLabelValues(e.NodePool).Inc()

@@ -3,6 +3,7 @@ package metrics
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -125,6 +126,55 @@ func TestCountsAsKarpenterCountsThem(t *testing.T) {
 					t.Errorf("%s{%s} = %v, want %v", tc.family, k, got[k], v)
 				}
 			}
+		})
+	}
+}
+
+// TestDurationsAsKarpenterObservesThem: the duration histograms observe what entries measured,
+// by Karpenter's labels, and nothing for entries that measured nothing.
+func TestDurationsAsKarpenterObservesThem(t *testing.T) {
+	terminated := journal.Entry{Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web", Nodes: []string{"n"},
+		Took: 90 * time.Second, Lived: 3 * time.Hour}
+	for _, tc := range []struct {
+		family  string
+		entries []journal.Entry
+		labels  string
+		count   uint64
+		sum     float64
+	}{
+		{"karpenter_scheduler_scheduling_duration_seconds", []journal.Entry{
+			{Kind: journal.KindProvisioning, Reason: "PodsPending", Took: 250 * time.Millisecond},
+			{Kind: journal.KindProvisioning, Reason: "PodsPending", Took: 750 * time.Millisecond},
+		}, "controller=provisioner", 2, 1},
+		{"karpenter_nodeclaims_termination_duration_seconds", []journal.Entry{terminated}, "nodepool=web", 1, 90},
+		{"karpenter_nodes_lifetime_duration_seconds", []journal.Entry{terminated, {Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web"}},
+			"nodepool=web", 1, 3 * 3600},
+	} {
+		t.Run(tc.family, func(t *testing.T) {
+			reg := prometheus.NewRegistry()
+			s := NewSink(reg)
+			for _, e := range tc.entries {
+				s.Observe(e)
+			}
+			families, err := reg.Gather()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range families {
+				if f.GetName() != tc.family {
+					continue
+				}
+				if len(f.GetMetric()) != 1 {
+					t.Fatalf("%d series, want 1", len(f.GetMetric()))
+				}
+				m := f.GetMetric()[0]
+				l := m.GetLabel()[0]
+				if got := l.GetName() + "=" + l.GetValue(); got != tc.labels || m.GetHistogram().GetSampleCount() != tc.count || m.GetHistogram().GetSampleSum() != tc.sum {
+					t.Errorf("{%s} count %d sum %v, want {%s} %d %v", got, m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum(), tc.labels, tc.count, tc.sum)
+				}
+				return
+			}
+			t.Errorf("no %s", tc.family)
 		})
 	}
 }

@@ -79,16 +79,17 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 		return nil, nil
 	}
 	now := p.clock.Now()
-	p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "PodsPending",
-		Message: fmt.Sprintf("found provisionable pod(s): %d", len(pending)), Pods: podNames(pending)})
 	cat := LoadCatalog(ctx, p.cloud, snap)
 	// The deadline bounds computing, so it is on the wall clock, not the (possibly fake or
 	// accelerated) clock the rest of the engine runs on.
 	opts := p.opts.Scheduling
-	opts.Deadline = time.Now().Add(p.opts.SolveTimeout)
+	start := time.Now()
+	opts.Deadline = start.Add(p.opts.SolveTimeout)
 	in := Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil)
 	in.Cache = &p.cache
 	results := scheduling.Solve(in)
+	p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "PodsPending", Took: time.Since(start),
+		Message: fmt.Sprintf("found provisionable pod(s): %d", len(pending)), Pods: podNames(pending)})
 	out := &Outcome{Time: now, Results: results}
 	if n := len(results.NewNodeClaims); n > 0 {
 		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NodeClaimsComputed",

@@ -127,8 +127,15 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 	}
 	c.journal.Unblock(sn.Name())
 	capacityType, zone := sn.Placement()
+	var took, lived time.Duration
+	if nc.DeletionTimestamp != nil {
+		took = now.Sub(nc.DeletionTimestamp.Time)
+	}
+	if sn.Node != nil {
+		lived = now.Sub(sn.Node.CreationTimestamp.Time)
+	}
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "Terminated", NodeClaims: []string{nc.Name}, Nodes: nodeName(sn),
-		CapacityType: capacityType, Zone: zone,
+		CapacityType: capacityType, Zone: zone, Took: took, Lived: lived,
 		NodePool: sn.NodePool(), Message: fmt.Sprintf("deleted nodeclaim %s (instance %s terminated)", nc.Name, nc.Status.ProviderID)})
 	return nil
 }
