@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -290,10 +291,11 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 	changes := a.Cluster.Subscribe()
 	tick := a.opts.Clock.NewTicker(30 * time.Second)
 	defer tick.Stop()
+	waiting := map[string]string{} // per deleted EC2NodeClass, what it was last journaled waiting on
 	for {
 		snap := a.Cluster.Snapshot()
 		for _, nc := range snap.NodeClasses {
-			if a.terminateNodeClass(ctx, snap, nc) {
+			if a.terminateNodeClass(ctx, snap, nc, waiting) {
 				continue // being deleted: its status no longer matters
 			}
 			a.annotateNodeClassHash(ctx, nc)
@@ -328,12 +330,21 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 // terminateNodeClass handles an EC2NodeClass's termination finalizer, as Karpenter does: it
 // puts the finalizer on every EC2NodeClass, and on one being deleted waits for the NodeClaims
 // that use it to be gone, then deletes the instance profile made for its role and releases it.
-// It reports whether nc is being deleted.
-func (a *App) terminateNodeClass(ctx context.Context, snap *state.Snapshot, nc *awsv1.EC2NodeClass) bool {
-	switch terminationStep(nc, snap) {
+// It reports whether nc is being deleted. While it waits, it journals which NodeClaims hold it,
+// as Karpenter's event says, each time that changes (waiting keeps what was said last).
+func (a *App) terminateNodeClass(ctx context.Context, snap *state.Snapshot, nc *awsv1.EC2NodeClass, waiting map[string]string) bool {
+	step, holding := terminationStep(nc, snap)
+	switch step {
 	case addFinalizer:
 		a.updateFinalizers(ctx, nc, "add finalizer "+awsv1.TerminationFinalizer, func(f []string) []string { return append(f, awsv1.TerminationFinalizer) })
 	case waitForNodeClaims:
+		msg := "Waiting on NodeClaim termination for " + prettyList(holding, 5)
+		if waiting[nc.Name] != msg {
+			waiting[nc.Name] = msg
+			a.Journal.Record(journal.Entry{Time: a.opts.Clock.Now(), Kind: journal.KindTermination, Reason: "WaitingOnNodeClaimTermination",
+				NodeClaims: holding, Message: fmt.Sprintf("ec2nodeclass %s: %s", nc.Name, msg), DryRun: a.Executor.DryRun(),
+				Events: []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "WaitingOnNodeClaimTermination", Message: msg}}})
+		}
 		return true
 	case releaseNodeClass:
 		if err := a.Provider.DeleteInstanceProfile(ctx, nc); err != nil {
@@ -417,21 +428,34 @@ const (
 )
 
 // terminationStep decides the finalizer's step: add it to a live EC2NodeClass without it; on
-// one being deleted, wait while a NodeClaim (deleting or not) still uses it, then release it.
-func terminationStep(nc *awsv1.EC2NodeClass, snap *state.Snapshot) finalizerStep {
+// one being deleted, wait while NodeClaims (deleting or not) still use it, naming them, then
+// release it.
+func terminationStep(nc *awsv1.EC2NodeClass, snap *state.Snapshot) (finalizerStep, []string) {
 	has := slices.Contains(nc.Finalizers, awsv1.TerminationFinalizer)
 	switch {
 	case nc.DeletionTimestamp == nil && !has:
-		return addFinalizer
+		return addFinalizer, nil
 	case nc.DeletionTimestamp == nil || !has:
-		return nothingToDo
+		return nothingToDo, nil
 	}
+	var holding []string
 	for _, claim := range snap.NodeClaims {
 		if uses(claim, nc) {
-			return waitForNodeClaims
+			holding = append(holding, claim.Name)
 		}
 	}
-	return releaseNodeClass
+	if len(holding) > 0 {
+		return waitForNodeClaims, holding
+	}
+	return releaseNodeClass, nil
+}
+
+// prettyList names the first n items and counts the rest.
+func prettyList(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d other(s)", strings.Join(items[:n], ", "), len(items)-n)
 }
 
 // uses tells whether a NodeClaim launches with nc.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,16 +116,18 @@ func TestTerminationStep(t *testing.T) {
 		nc   *awsv1.EC2NodeClass
 		snap *state.Snapshot
 		want finalizerStep
+		// holding are the NodeClaims a deleted class waits for.
+		holding []string
 	}{
-		{"a live class gets the finalizer", nodeClass(false, false), &state.Snapshot{}, addFinalizer},
-		{"a live class keeps it", nodeClass(false, true), &state.Snapshot{}, nothingToDo},
-		{"a deleted class waits for its nodeclaims", nodeClass(true, true), using(awsv1.KindEC2NodeClass, "default"), waitForNodeClaims},
-		{"another class's nodeclaims do not hold it", nodeClass(true, true), using(awsv1.KindEC2NodeClass, "other"), releaseNodeClass},
-		{"released once none is left", nodeClass(true, true), &state.Snapshot{}, releaseNodeClass},
-		{"without the finalizer nothing is ours", nodeClass(true, false), &state.Snapshot{}, nothingToDo},
+		{"a live class gets the finalizer", nodeClass(false, false), &state.Snapshot{}, addFinalizer, nil},
+		{"a live class keeps it", nodeClass(false, true), &state.Snapshot{}, nothingToDo, nil},
+		{"a deleted class waits for its nodeclaims", nodeClass(true, true), using(awsv1.KindEC2NodeClass, "default"), waitForNodeClaims, []string{"nc"}},
+		{"another class's nodeclaims do not hold it", nodeClass(true, true), using(awsv1.KindEC2NodeClass, "other"), releaseNodeClass, nil},
+		{"released once none is left", nodeClass(true, true), &state.Snapshot{}, releaseNodeClass, nil},
+		{"without the finalizer nothing is ours", nodeClass(true, false), &state.Snapshot{}, nothingToDo, nil},
 	} {
-		if got := terminationStep(tc.nc, tc.snap); got != tc.want {
-			t.Errorf("%s: step %d, want %d", tc.name, got, tc.want)
+		if got, holding := terminationStep(tc.nc, tc.snap); got != tc.want || !slices.Equal(holding, tc.holding) {
+			t.Errorf("%s: step %d holding %v, want %d holding %v", tc.name, got, holding, tc.want, tc.holding)
 		}
 	}
 }

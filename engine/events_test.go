@@ -17,7 +17,7 @@ import (
 	"github.com/nodepilot/nodepilot/kube/apis/upstream"
 )
 
-// eventReasons finds the reasons of the events the engine records: the Reason of every
+// eventReasons finds the reasons of the events the engine and the app record: the Reason of every
 // journal.Event literal in its sources, a string or a call of a function of the package that
 // returns strings, and the interruption reasons.
 func eventReasons(t *testing.T) map[string]string {
@@ -25,16 +25,19 @@ func eventReasons(t *testing.T) map[string]string {
 	found := map[string]string{} // reason -> where
 	fset := token.NewFileSet()
 	files := map[string][]*ast.File{} // by folder, that is package
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "enginetest") {
+	// The engine, and the app, which runs the EC2NodeClass finalizer.
+	for _, root := range []string{".", "../app"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "enginetest") {
+				return err
+			}
+			file, err := parser.ParseFile(fset, path, nil, 0)
+			files[filepath.Dir(path)] = append(files[filepath.Dir(path)], file)
 			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		file, err := parser.ParseFile(fset, path, nil, 0)
-		files[filepath.Dir(path)] = append(files[filepath.Dir(path)], file)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	// returned lists the string literals a function of the package returns first.
 	returned := func(pkg []*ast.File, name string) []*ast.BasicLit {

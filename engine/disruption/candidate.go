@@ -78,6 +78,8 @@ type block struct {
 	reason  string
 	message string
 	until   time.Time
+	// pod is the pod whose do-not-disrupt annotation blocks, if that is the reason.
+	pod *corev1.Pod
 }
 
 // candidate builds a Candidate from a state node, or says why the node cannot be one.
@@ -103,7 +105,7 @@ func candidate(sn *state.Node, snap *state.Snapshot, cat *provisioning.Catalog, 
 	for _, p := range sn.Pods {
 		if pods.BlocksDisruption(p, now) {
 			until, _, _ := pods.DoNotDisruptUntil(p)
-			return nil, &block{reason: BlockedDoNotDisrupt, message: fmt.Sprintf("pod %s/%s is annotated karpenter.sh/do-not-disrupt", p.Namespace, p.Name), until: until}
+			return nil, &block{reason: BlockedDoNotDisrupt, message: fmt.Sprintf("pod %s/%s is annotated karpenter.sh/do-not-disrupt", p.Namespace, p.Name), until: until, pod: p}
 		}
 		if !pods.IsEvictable(p) || pods.IsOwnedByDaemonSet(p) {
 			continue

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
@@ -108,7 +109,9 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		fresh, why := c.validate(snap, cat, cmd, now)
 		if why != "" {
 			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindValidation, Method: cmd.Method, Reason: BlockedValidationRejected,
-				Nodes: cmd.Nodes(), Message: fmt.Sprintf("abandoning %s after validation: %s", cmd.Method, why)})
+				Nodes: cmd.Nodes(), Message: fmt.Sprintf("abandoning %s after validation: %s", cmd.Method, why),
+				Events: candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: "ConsolidationRejected",
+					Message: fmt.Sprintf("Consolidation rejected: %s, reason: %s (savings: $%.2f)", cmd.Describe(), why, cmd.Savings())})})
 			return nil
 		}
 		return c.execute(ctx, fresh, now)
@@ -123,7 +126,24 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		return c.execute(ctx, cmd, now)
 	}
 	c.pending, c.validateAt = cmd, now.Add(c.opts.ValidationDelay)
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindValidation, Method: cmd.Method, Reason: ReasonValidating, Nodes: cmd.Nodes(),
+		PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter, DryRun: c.exec.DryRun(),
+		Message: fmt.Sprintf("validating %s in %s: %s", cmd.Method, c.opts.ValidationDelay, cmd.Describe()),
+		Events: candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: "ConsolidationCandidate",
+			Message: fmt.Sprintf("Consolidation candidate: %s (savings: $%.2f)", cmd.Describe(), cmd.Savings())})})
 	return nil
+}
+
+// candidateEvents is the event on each candidate's node and NodeClaim.
+func candidateEvents(cmd *Command, ev journal.Event) []journal.Event {
+	var out []journal.Event
+	for _, cand := range cmd.Candidates {
+		for _, obj := range []runtime.Object{cand.Node.Node, cand.NodeClaim} {
+			ev.Object = obj
+			out = append(out, ev)
+		}
+	}
+	return out
 }
 
 func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, now time.Time) *pass {
@@ -185,8 +205,8 @@ func (c *Controller) recordBlocks(p *pass, cmd *Command) {
 			NodePool: sn.NodePool(), NodeClaims: []string{sn.NodeClaim.Name}}
 		// As Karpenter, tell it on the node and the NodeClaim (the journal records it, and so the
 		// events, only when the reason changes).
-		if reason := blockedEventReason(b.reason); reason != "" {
-			ev := journal.Event{Type: corev1.EventTypeNormal, Reason: reason, Message: b.message}
+		if b.reason != BlockedStatic { // Karpenter passes static nodes over in silence
+			ev := journal.Event{Type: corev1.EventTypeNormal, Reason: blockedEventReason(b.reason), Message: b.message}
 			if sn.Node != nil {
 				ev.Object = sn.Node
 				e.Events = append(e.Events, ev)
@@ -194,20 +214,22 @@ func (c *Controller) recordBlocks(p *pass, cmd *Command) {
 			ev.Object = sn.NodeClaim
 			e.Events = append(e.Events, ev)
 		}
+		if b.pod != nil && !b.until.IsZero() {
+			e.Events = append(e.Events, journal.Event{Object: b.pod, Type: corev1.EventTypeNormal, Reason: "DoNotDisruptUntil",
+				Message: "The karpenter.sh/do-not-disrupt grace period will elapse at " + b.until.UTC().Format(time.RFC3339)})
+		}
 		c.journal.Block(name, e)
 	}
 }
 
 // blockedEventReason is Karpenter's event reason for a node not disrupted: Unconsolidatable when
 // consolidating it would not pay or cannot be done yet, DisruptionBlocked when a rule or its state
-// forbids any disruption, none for a static NodePool's node.
+// forbids any disruption.
 func blockedEventReason(blocked string) string {
 	switch blocked {
 	case BlockedNeedsReplacements, BlockedNoCheaperType, BlockedSpotToSpot, BlockedPodsCannotMove, BlockedPolicy,
 		BlockedUnknownPrice, BlockedValidationRejected, BlockedConsolidateAfter:
 		return "Unconsolidatable"
-	case BlockedStatic:
-		return "" // Karpenter passes static nodes over in silence
 	}
 	return "DisruptionBlocked"
 }
@@ -294,7 +316,8 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 		}
 		created = append(created, nc.Name)
 		launching = append(launching, journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionLaunching",
-			Message: "Launching NodeClaim: " + string(cmd.Reason)})
+			Message: "Launching NodeClaim: " + string(cmd.Reason)},
+			journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionWaitingReadiness", Message: "Waiting on readiness to continue disruption"})
 		c.cluster.Nominate(nc.Name, now.Add(c.opts.ReplacementTimeout))
 	}
 	if len(created) == 0 {
@@ -462,6 +485,9 @@ func (c *Controller) entry(cmd *Command, now time.Time, msg string, dryRun bool)
 const (
 	ReasonReplacementsLaunched = "ReplacementsLaunched"
 	ReasonCandidatesDeleted    = "CandidatesDeleted"
+	// ReasonValidating: a consolidation decision waits for the validation delay before it is
+	// checked again.
+	ReasonValidating = "Validating"
 	// ReasonAbandoned: the command failed on its way (a replacement failed or timed out) and
 	// its nodes stay.
 	ReasonAbandoned = "Abandoned"
