@@ -97,6 +97,16 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 			if after := h.HourlyCost(); after >= before {
 				t.Errorf("fleet costs $%.4f/h after consolidation, $%.4f/h before", after, before)
 			}
+			// The replacement hears, as in Karpenter, that it is launched and waited on.
+			got := map[string]bool{}
+			for _, e := range h.API.Events() {
+				if e.Kind == karpv1.KindNodeClaim {
+					got[e.Reason] = true
+				}
+			}
+			if !got["DisruptionLaunching"] || !got["DisruptionWaitingReadiness"] {
+				t.Errorf("nodeclaim events %v lack DisruptionLaunching or DisruptionWaitingReadiness", got)
+			}
 			if err := h.CheckConverged(); err != nil {
 				t.Fatal(err)
 			}
@@ -292,6 +302,18 @@ func TestValidationAbandonsACommandWhenPodsArrive(t *testing.T) {
 	if !h.journaled(journal.KindValidation, disruption.BlockedValidationRejected, "") {
 		t.Fatal("the command was not abandoned by validation")
 	}
+	// As Karpenter, the candidate's node and NodeClaim heard of it being chosen, then rejected.
+	events := map[string]int{}
+	for _, e := range h.API.Events() {
+		if strings.HasPrefix(e.Message, "Consolidation candidate: Emptiness") || strings.HasPrefix(e.Message, "Consolidation rejected: Emptiness") {
+			events[e.Reason+"/"+e.Kind]++
+		}
+	}
+	for _, want := range []string{"ConsolidationCandidate/Node", "ConsolidationCandidate/NodeClaim", "ConsolidationRejected/Node", "ConsolidationRejected/NodeClaim"} {
+		if events[want] == 0 {
+			t.Errorf("no %s event (got %v)", want, events)
+		}
+	}
 	if err := h.CheckConverged(); err != nil {
 		t.Fatal(err)
 	}
@@ -372,6 +394,37 @@ func TestOtherHashSchemesAreRehashed(t *testing.T) {
 			h.Advance(3*time.Minute, time.Second)
 			if claims := h.API.NodeClaims(); len(claims) != 1 || claims[0].Name == old {
 				t.Fatalf("want the drifted nodeclaim replaced, got %v", claims)
+			}
+		})
+	}
+}
+
+// TestDoNotDisruptAnnotationEvents: Karpenter's pod events for the annotation: when a duration
+// keeps the node until, and, once, that an invalid value is ignored.
+func TestDoNotDisruptAnnotationEvents(t *testing.T) {
+	for _, tc := range []struct {
+		value, reason, text string
+		blocks              bool
+	}{
+		{"30m", "DoNotDisruptUntil", "The karpenter.sh/do-not-disrupt grace period will elapse at ", true},
+		{"soon", "InvalidDoNotDisruptAnnotation", `Invalid karpenter.sh/do-not-disrupt annotation: failed to parse "soon" as a duration`, false},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			h := newHarness(t)
+			h.NodePool("default", consolidateAfter(0))
+			h.Deployment("db", 1, enginetest.Resources("500m", ""), enginetest.DoNotDisrupt(tc.value))
+			h.Advance(3*time.Minute, time.Second)
+			events := 0
+			for _, e := range h.API.Events() {
+				if e.Reason == tc.reason && e.Kind == "Pod" && strings.HasPrefix(e.Message, tc.text) {
+					events++
+				}
+			}
+			if events != 1 {
+				t.Errorf("%d %s events on the pod, want 1", events, tc.reason)
+			}
+			if blocked := h.whyNot(t).Reason == disruption.BlockedDoNotDisrupt; blocked != tc.blocks {
+				t.Errorf("blocked by do-not-disrupt: %v, want %v", blocked, tc.blocks)
 			}
 		})
 	}

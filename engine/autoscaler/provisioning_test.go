@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -52,6 +53,55 @@ func TestScaleOutLaunchesOneNodeThatRunsThePods(t *testing.T) {
 		if !h.journaled("", "", step) {
 			t.Errorf("journal lacks %q", step)
 		}
+	}
+}
+
+// TestRegistrationWithoutTheUnregisteredTaint: a node that comes up without karpenter.sh/unregistered
+// is adopted all the same, and its NodeClaim gets Karpenter's warning, only where the taint was
+// missing.
+func TestRegistrationWithoutTheUnregisteredTaint(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		missing bool
+	}{{"with the taint", false}, {"without it", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := enginetest.DefaultKubeletOptions()
+			k.NoUnregisteredTaint = tc.missing
+			h := newHarnessWithKubelet(t, k)
+			h.NodePool("default")
+			h.Deployment("inflate", 2, enginetest.Resources("1", ""))
+			h.Advance(time.Minute, time.Second)
+			if err := h.CheckConverged(); err != nil {
+				t.Fatal(err)
+			}
+			warned := 0
+			for _, e := range h.API.Events() {
+				if e.Reason == "UnregisteredTaintMissing" && e.Kind == karpv1.KindNodeClaim && e.Type == corev1.EventTypeWarning {
+					warned++
+				}
+			}
+			if want := map[bool]int{true: 1, false: 0}[tc.missing]; warned != want {
+				t.Errorf("%d UnregisteredTaintMissing events, want %d", warned, want)
+			}
+		})
+	}
+}
+
+// TestNoCompatibleInstanceTypes: a NodePool whose requirements leave no instance type gets
+// Karpenter's warning once, not on every provisioning pass.
+func TestNoCompatibleInstanceTypes(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("barren", enginetest.Require(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpIn, "nope.large"))
+	h.Deployment("inflate", 1, enginetest.Resources("1", ""))
+	h.Advance(5*time.Minute, time.Second)
+	warned := 0
+	for _, e := range h.API.Events() {
+		if e.Reason == "NoCompatibleInstanceTypes" && e.Kind == karpv1.KindNodePool && e.Name == "barren" && e.Type == corev1.EventTypeWarning {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("%d NoCompatibleInstanceTypes events on the NodePool, want 1", warned)
 	}
 }
 
@@ -105,17 +155,39 @@ func TestNodePoolLimitsHold(t *testing.T) {
 	}
 }
 
+// TestLaunchErrorsRetryWithBackoff: a launch that fails is retried with backoff until it
+// succeeds; a node class not ready yet is said once on the NodeClaim, as Karpenter's event.
 func TestLaunchErrorsRetryWithBackoff(t *testing.T) {
-	h := newHarness(t)
-	h.NodePool("default")
-	h.Cloud.FailNext("Create", 2, enginetest.ErrInjected)
-	h.Deployment("web", 1, enginetest.Resources("1", ""))
-	h.Advance(time.Minute, time.Second)
-	if err := h.CheckConverged(); err != nil {
-		t.Fatal(err)
-	}
-	if len(h.API.NodeClaims()) != 1 || !h.journaled(journal.KindLaunch, "Error", "retry in") {
-		t.Errorf("want one nodeclaim launched after retries, got %d", len(h.API.NodeClaims()))
+	for _, tc := range []struct {
+		name     string
+		err      error
+		notReady int // NodeClassNotReady events
+	}{
+		{"an API error", enginetest.ErrInjected, 0},
+		{"a node class not ready", &cloudprovider.NodeClassNotReadyError{NodeClass: "default", Reason: "no subnet selected"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.NodePool("default")
+			h.Cloud.FailNext("Create", 2, tc.err)
+			h.Deployment("web", 1, enginetest.Resources("1", ""))
+			h.Advance(time.Minute, time.Second)
+			if err := h.CheckConverged(); err != nil {
+				t.Fatal(err)
+			}
+			if len(h.API.NodeClaims()) != 1 || !h.journaled(journal.KindLaunch, "Error", "retry in") {
+				t.Errorf("want one nodeclaim launched after retries, got %d", len(h.API.NodeClaims()))
+			}
+			notReady := 0
+			for _, e := range h.API.Events() {
+				if e.Reason == "NodeClassNotReady" && e.Kind == karpv1.KindNodeClaim && e.Type == corev1.EventTypeWarning {
+					notReady++
+				}
+			}
+			if notReady != tc.notReady {
+				t.Errorf("%d NodeClassNotReady events, want %d", notReady, tc.notReady)
+			}
+		})
 	}
 }
 

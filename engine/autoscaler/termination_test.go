@@ -86,6 +86,16 @@ func TestTerminationGracePeriodForcesTheDrain(t *testing.T) {
 	if len(refusals) != 1 {
 		t.Errorf("the held drain was journaled %d times, want once:\n%s", len(refusals), strings.Join(refusals, "\n"))
 	}
+	// As Karpenter, the node and the NodeClaim are told when their pods will be deleted, once.
+	expiring := map[string]int{}
+	for _, e := range h.API.Events() {
+		if e.Reason == "TerminationGracePeriodExpiring" && e.Type == corev1.EventTypeWarning && strings.HasPrefix(e.Message, "All pods will be deleted by ") {
+			expiring[e.Kind]++
+		}
+	}
+	if expiring["Node"] != 1 || expiring[karpv1.KindNodeClaim] != 1 {
+		t.Errorf("TerminationGracePeriodExpiring events by kind %v, want one on the node and one on the nodeclaim", expiring)
+	}
 	h.Advance(3*time.Minute, time.Second)
 	if nc, err := h.API.NodeClaim(claim); err == nil && nc != nil {
 		t.Fatal("the grace period passed and the node still drains")

@@ -10,11 +10,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -68,6 +70,8 @@ type Controller struct {
 	lastDryRun string
 	// cache keeps the NodePools' instance type tables from one pass to the next.
 	cache scheduling.Cache
+	// invalid are the pods last found with an invalid do-not-disrupt annotation (warned once).
+	invalid map[types.UID]bool
 }
 
 type inflight struct {
@@ -96,6 +100,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		}
 	}
 	now := c.clock.Now()
+	c.reportInvalidDoNotDisrupt(snap, now)
 	if c.inflight != nil {
 		return c.advance(ctx, snap, now)
 	}
@@ -132,6 +137,32 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		Events: candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: "ConsolidationCandidate",
 			Message: fmt.Sprintf("Consolidation candidate: %s (savings: $%.2f)", cmd.Describe(), cmd.Savings())})})
 	return nil
+}
+
+// reportInvalidDoNotDisrupt warns, once per pod, on each pod of a managed node whose
+// karpenter.sh/do-not-disrupt annotation is ignored because its value is invalid, as Karpenter does.
+func (c *Controller) reportInvalidDoNotDisrupt(snap *state.Snapshot, now time.Time) {
+	invalid := map[types.UID]bool{}
+	for _, sn := range snap.Nodes {
+		if !sn.Managed() {
+			continue
+		}
+		for _, p := range sn.Pods {
+			err := pods.InvalidDoNotDisrupt(p)
+			if err == nil {
+				continue
+			}
+			invalid[p.UID] = true
+			if c.invalid[p.UID] {
+				continue
+			}
+			msg := fmt.Sprintf("Invalid %s annotation: %v, ignoring annotation", karpv1.DoNotDisruptAnnotationKey, err)
+			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Reason: "InvalidDoNotDisruptAnnotation", Nodes: []string{sn.Name()},
+				NodePool: sn.NodePool(), Pods: []string{p.Namespace + "/" + p.Name}, Message: fmt.Sprintf("pod %s/%s: %s", p.Namespace, p.Name, msg),
+				Events: []journal.Event{{Object: p, Type: corev1.EventTypeWarning, Reason: "InvalidDoNotDisruptAnnotation", Message: msg}}})
+		}
+	}
+	c.invalid = invalid
 }
 
 // candidateEvents is the event on each candidate's node and NodeClaim.

@@ -28,6 +28,9 @@ type KubeletOptions struct {
 	StartupTaintDelay time.Duration
 	// KeepStartupTaints leaves startup taints in place forever.
 	KeepStartupTaints bool
+	// NoUnregisteredTaint registers Nodes without karpenter.sh/unregistered, as a node whose
+	// launch template or kubelet flags dropped it.
+	NoUnregisteredTaint bool
 	// PodTerminationDelay bounds how long a pod takes to stop: a deleted pod is gone after
 	// the smaller of its grace period and this.
 	PodTerminationDelay time.Duration
@@ -128,7 +131,7 @@ func (s *kubeletStep) register(instances []Instance, nodes map[string]*corev1.No
 		if _, taken := nodes[NodeName(inst)]; taken {
 			continue // the old Node is still being deleted
 		}
-		n, err := s.k.api.CreateNode(s.ctx, nodeFor(inst, s.now))
+		n, err := s.k.api.CreateNode(s.ctx, nodeFor(inst, s.now, !s.k.opts.NoUnregisteredTaint))
 		s.done(err)
 		if err == nil {
 			nodes[n.Name] = n
@@ -214,15 +217,18 @@ func NodeName(inst Instance) string {
 	return inst.ID + ".ec2.internal"
 }
 
-// nodeFor is the Node an instance's kubelet registers.
-func nodeFor(inst Instance, now time.Time) *corev1.Node {
+// nodeFor is the Node an instance's kubelet registers, with the unregistered taint or without.
+func nodeFor(inst Instance, now time.Time, unregisteredTaint bool) *corev1.Node {
 	name := NodeName(inst)
 	labels := maps.Clone(inst.Labels)
 	if labels == nil {
 		labels = map[string]string{}
 	}
 	labels[corev1.LabelHostname] = name
-	taints := []corev1.Taint{karpv1.UnregisteredNoExecuteTaint()}
+	var taints []corev1.Taint
+	if unregisteredTaint {
+		taints = append(taints, karpv1.UnregisteredNoExecuteTaint())
+	}
 	for _, t := range slices.Concat(inst.Taints, inst.StartupTaints) {
 		if !hasTaint(taints, t) {
 			taints = append(taints, t)

@@ -142,7 +142,14 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 		return ignoreNotFound(c.exec.DeleteNodeClaim(ctx, nc.Name, "(insufficient capacity)"))
 	}
 	if err != nil {
-		b := c.backoff[nc.Name]
+		b, retried := c.backoff[nc.Name]
+		var notReady *cloudprovider.NodeClassNotReadyError
+		if !retried && errors.As(err, &notReady) {
+			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "NodeClassNotReady", NodeClaims: []string{nc.Name},
+				NodePool: sn.NodePool(), Message: fmt.Sprintf("cannot launch nodeclaim %s yet, retrying: %v", nc.Name, err),
+				Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "NodeClassNotReady",
+					Message: fmt.Sprintf("NodeClaim %s event: %s", nc.Name, err)}}})
+		}
 		b.delay = min(max(2*b.delay, time.Second), 5*time.Minute)
 		b.next = now.Add(b.delay)
 		c.backoff[nc.Name] = b
@@ -198,6 +205,14 @@ func (c *Controller) register(ctx context.Context, sn *state.Node) error {
 		}
 		return nil
 	}
+	// As Karpenter, say so when a node comes up without the taint that keeps pods off it until
+	// it is adopted (its launch template or kubelet flags dropped it), and adopt it anyway.
+	unregistered := karpv1.UnregisteredNoExecuteTaint()
+	var events []journal.Event
+	if _, synced := sn.Node.Labels[karpv1.NodeRegisteredLabelKey]; !synced && !slices.ContainsFunc(sn.Node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&unregistered) }) {
+		events = append(events, journal.Event{Object: nc, Type: corev1.EventTypeWarning, Reason: "UnregisteredTaintMissing",
+			Message: fmt.Sprintf("Missing %s taint which prevents registration related race conditions on Karpenter-managed nodes", karpv1.UnregisteredTaintKey)})
+	}
 	if _, err := c.exec.UpdateNode(ctx, sn.Node.Name, "adopt for nodeclaim "+nc.Name+" (labels, taints, finalizer)", func(n *corev1.Node) error {
 		adopt(n, nc)
 		return nil
@@ -211,7 +226,7 @@ func (c *Controller) register(ctx context.Context, sn *state.Node) error {
 	}
 	capacityType, zone := sn.Placement()
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindRegistration, Reason: "Registered", NodeClaims: []string{nc.Name}, CapacityType: capacityType, Zone: zone,
-		Nodes: []string{sn.Node.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("registered nodeclaim %s as node %s", nc.Name, sn.Node.Name)})
+		Nodes: []string{sn.Node.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("registered nodeclaim %s as node %s", nc.Name, sn.Node.Name), Events: events})
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package pods
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -87,8 +88,8 @@ func DoNotDisruptUntil(p *corev1.Pod) (until time.Time, forever, ok bool) {
 	if v == "true" {
 		return time.Time{}, true, true
 	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
+	d, err := doNotDisruptDuration(v)
+	if err != nil {
 		return time.Time{}, false, false
 	}
 	start := p.CreationTimestamp.Time
@@ -96,6 +97,28 @@ func DoNotDisruptUntil(p *corev1.Pod) (until time.Time, forever, ok bool) {
 		start = p.Status.StartTime.Time
 	}
 	return start.Add(d), false, true
+}
+
+// InvalidDoNotDisrupt says why the pod's karpenter.sh/do-not-disrupt annotation is ignored: its
+// value is neither "true" nor a positive duration. It is nil when the annotation is absent or valid.
+func InvalidDoNotDisrupt(p *corev1.Pod) error {
+	v, has := p.Annotations[karpv1.DoNotDisruptAnnotationKey]
+	if !has || v == "true" {
+		return nil
+	}
+	_, err := doNotDisruptDuration(v)
+	return err
+}
+
+func doNotDisruptDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("failed to parse %q as a duration: %w", v, err)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("duration %q must be positive", v)
+	}
+	return d, nil
 }
 
 // BlocksDisruption reports whether the pod's do-not-disrupt annotation is in force at now.

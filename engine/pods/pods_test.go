@@ -1,6 +1,7 @@
 package pods
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -55,21 +56,27 @@ func TestDoNotDisrupt(t *testing.T) {
 			Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: start}}}
 	}
 	tests := []struct {
-		name  string
-		pod   *corev1.Pod
-		after time.Duration
-		want  bool
+		name    string
+		pod     *corev1.Pod
+		after   time.Duration
+		want    bool
+		invalid string // part of InvalidDoNotDisrupt's error, "" when valid
 	}{
-		{"true blocks", running("true"), 1000 * time.Hour, true},
-		{"duration within", running("1h"), 59 * time.Minute, true},
-		{"duration past", running("1h"), 61 * time.Minute, false},
-		{"false does not", running("false"), 0, false},
-		{"garbage does not", running("soon"), 0, false},
-		{"finished pod does not", func() *corev1.Pod { p := running("true"); p.Status.Phase = corev1.PodSucceeded; return p }(), 0, false},
+		{"true blocks", running("true"), 1000 * time.Hour, true, ""},
+		{"duration within", running("1h"), 59 * time.Minute, true, ""},
+		{"duration past", running("1h"), 61 * time.Minute, false, ""},
+		{"false does not", running("false"), 0, false, `failed to parse "false" as a duration`},
+		{"garbage does not", running("soon"), 0, false, `failed to parse "soon" as a duration`},
+		{"a negative duration does not", running("-5m"), 0, false, `duration "-5m" must be positive`},
+		{"finished pod does not", func() *corev1.Pod { p := running("true"); p.Status.Phase = corev1.PodSucceeded; return p }(), 0, false, ""},
 	}
 	for _, tt := range tests {
 		if got := BlocksDisruption(tt.pod, start.Add(tt.after)); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+		err := InvalidDoNotDisrupt(tt.pod)
+		if (err == nil) != (tt.invalid == "") || err != nil && !strings.Contains(err.Error(), tt.invalid) {
+			t.Errorf("%s: InvalidDoNotDisrupt = %v, want %q", tt.name, err, tt.invalid)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,6 +50,9 @@ type Provisioner struct {
 	last    atomic.Pointer[Outcome]
 	// cache keeps the NodePools' instance type tables from one pass to the next.
 	cache scheduling.Cache
+	// barren are the NodePools last found with no instance type to launch (reported once).
+	mu     sync.Mutex
+	barren map[string]bool
 }
 
 // Outcome is what one provisioning pass found and did; the console reads the latest.
@@ -87,7 +91,9 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	opts.Deadline = start.Add(p.opts.SolveTimeout)
 	in := Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil)
 	in.Cache = &p.cache
-	results := scheduling.Solve(in)
+	prep := scheduling.Prepare(in)
+	results := prep.Solve(in.Pods, in.Nodes)
+	p.reportNoInstanceTypes(cat, prep.NoInstanceTypes(), now)
 	p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "PodsPending", Took: time.Since(start),
 		Message: fmt.Sprintf("found provisionable pod(s): %d", len(pending)), Pods: podNames(pending)})
 	out := &Outcome{Time: now, Results: results}
@@ -151,6 +157,25 @@ func (p *Provisioner) nominate(results *scheduling.Results, now time.Time) {
 			Pods: podNames(n.Pods), DryRun: p.exec.DryRun(), Events: events,
 			Message: fmt.Sprintf("nominated %s for %d pod(s)", n.Name, len(n.Pods))})
 	}
+}
+
+// reportNoInstanceTypes warns on each NodePool that can launch nothing, as Karpenter does, once
+// until it can again.
+func (p *Provisioner) reportNoInstanceTypes(cat *Catalog, pools []string, now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	barren := map[string]bool{}
+	for _, name := range pools {
+		barren[name] = true
+		if p.barren[name] {
+			continue
+		}
+		msg := "NodePool requirements filtered out all compatible available instance types"
+		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NoCompatibleInstanceTypes", NodePool: name,
+			Message: fmt.Sprintf("nodepool %s: %s", name, msg), DryRun: p.exec.DryRun(),
+			Events: []journal.Event{{Object: cat.Pools[name].NodePool, Type: corev1.EventTypeWarning, Reason: "NoCompatibleInstanceTypes", Message: msg}}})
+	}
+	p.barren = barren
 }
 
 // reportUnschedulable tells each pod that fits nowhere why, as a FailedScheduling event.

@@ -137,6 +137,18 @@ func Prepare(in *Input) *Prepared {
 	return p
 }
 
+// NoInstanceTypes names the NodePools of the solve none of whose instance types passes the
+// NodePool's own requirements and offerings: they can launch nothing.
+func (p *Prepared) NoInstanceTypes() []string {
+	var out []string
+	for _, t := range p.templates {
+		if len(t.types) == 0 {
+			out = append(out, t.pool.Name)
+		}
+	}
+	return out
+}
+
 // Solve places pods on nodes and new NodeClaims. Solves of one Prepared must not run concurrently.
 func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode) *Results {
 	s := newScheduler(p, nodes)

@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
@@ -155,8 +156,17 @@ func (c *Controller) taint(ctx context.Context, sn *state.Node) error {
 		return nil
 	})
 	if err == nil && added {
-		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: "Tainted", Nodes: []string{sn.Node.Name},
-			NodeClaims: []string{sn.NodeClaim.Name}, NodePool: sn.NodePool(), Message: "tainted node " + sn.Node.Name})
+		e := journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: "Tainted", Nodes: []string{sn.Node.Name},
+			NodeClaims: []string{sn.NodeClaim.Name}, NodePool: sn.NodePool(), Message: "tainted node " + sn.Node.Name}
+		// As Karpenter, warn on both when terminationGracePeriod bounds the drain.
+		if deadline := Deadline(sn.NodeClaim); !deadline.IsZero() {
+			msg := "All pods will be deleted by " + deadline.UTC().Format(time.RFC3339)
+			e.Message += "; " + msg
+			for _, obj := range []runtime.Object{sn.Node, sn.NodeClaim} {
+				e.Events = append(e.Events, journal.Event{Object: obj, Type: corev1.EventTypeWarning, Reason: "TerminationGracePeriodExpiring", Message: msg})
+			}
+		}
+		c.journal.Record(e)
 	}
 	return err
 }
