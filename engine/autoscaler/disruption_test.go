@@ -107,6 +107,10 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 			if !got["DisruptionLaunching"] || !got["DisruptionWaitingReadiness"] {
 				t.Errorf("nodeclaim events %v lack DisruptionLaunching or DisruptionWaitingReadiness", got)
 			}
+			// A Balanced NodePool's move says how it scored, on the candidate, as Karpenter's.
+			if approved := got["ConsolidationApproved"]; approved != (p == karpv1.ConsolidationPolicyBalanced) {
+				t.Errorf("ConsolidationApproved on a nodeclaim: %v, want it only for Balanced", approved)
+			}
 			if err := h.CheckConverged(); err != nil {
 				t.Fatal(err)
 			}

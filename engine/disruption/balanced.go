@@ -2,6 +2,7 @@ package disruption
 
 import (
 	"fmt"
+	"strings"
 	"math"
 
 	corev1 "k8s.io/api/core/v1"
@@ -79,9 +80,11 @@ func balancedScore(savings, disruption float64, t poolTotals) float64 {
 }
 
 // balancedVerdict says why a consolidation command fails a Balanced NodePool's bar, or "" when
-// it passes (commands touching only other policies always pass). A command over several
-// NodePools credits each with the savings in proportion to its candidates' price.
-func (p *pass) balancedVerdict(cmd *Command) string {
+// it passes (commands touching only other policies always pass), and then, in approved, each
+// Balanced NodePool's score against the bar as Karpenter's ConsolidationApproved event says it.
+// A command over several NodePools credits each with the savings in proportion to its
+// candidates' price.
+func (p *pass) balancedVerdict(cmd *Command) (why string, approved []string) {
 	byPool := map[string][]*Candidate{}
 	pools := map[string]bool{}
 	var order []string
@@ -106,12 +109,15 @@ func (p *pass) balancedVerdict(cmd *Command) string {
 			savings *= poolPrice / cmd.PriceBefore
 		}
 		t := p.totals[pool]
-		if score := balancedScore(savings, disruption, t); score < 1.0/balancedK {
+		score := balancedScore(savings, disruption, t)
+		if score < 1.0/balancedK {
 			return fmt.Sprintf("nodepool %q is Balanced and this move scores %.2f, under %.2f: it saves %.1f%% of the nodepool's cost for %.1f%% of its disruption",
-				pool, score, 1.0/balancedK, 100*savings/t.cost, 100*disruption/t.disruption)
+				pool, score, 1.0/balancedK, 100*savings/t.cost, 100*disruption/t.disruption), nil
 		}
+		approved = append(approved, fmt.Sprintf("score %.2f >= threshold %.2f (k: %d, savings %.1f%%, disruption %.1f%%)",
+			score, 1.0/balancedK, balancedK, 100*savings/t.cost, 100*disruption/t.disruption))
 	}
-	return ""
+	return "", approved
 }
 
 // consolidate is the simulator's consolidate held to the Balanced bar.
@@ -120,8 +126,10 @@ func (p *pass) consolidate(method string, cands []*Candidate) (*Command, *block)
 	if blk != nil {
 		return nil, blk
 	}
-	if why := p.balancedVerdict(cmd); why != "" {
+	why, approved := p.balancedVerdict(cmd)
+	if why != "" {
 		return nil, &block{reason: BlockedPolicy, message: why}
 	}
+	cmd.Approved = strings.Join(approved, "; ")
 	return cmd, nil
 }

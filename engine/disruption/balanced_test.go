@@ -51,7 +51,7 @@ func TestBalancedVerdict(t *testing.T) {
 			for _, c := range tt.cands {
 				cmd.PriceBefore += c.Price
 			}
-			why := (&pass{totals: totals}).balancedVerdict(cmd)
+			why, _ := (&pass{totals: totals}).balancedVerdict(cmd)
 			if (why != "") != tt.wantBlocked {
 				t.Fatalf("verdict %q, want blocked = %v", why, tt.wantBlocked)
 			}

@@ -37,6 +37,8 @@ type Command struct {
 	Replacements []*scheduling.NodeClaim
 	// PriceBefore is what the candidates cost per hour; PriceAfter what the replacements will.
 	PriceBefore, PriceAfter float64
+	// Approved is, for a move of Balanced NodePools, how it scored against their bar.
+	Approved string
 }
 
 // Decision is "replace" when the command launches replacements, else "delete".
