@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -295,6 +296,51 @@ spec:
 			}
 			if strings.Contains(notes, "packed as Karpenter packs") {
 				t.Errorf("a packing note where nothing is launched for pods: %q", p.Notes)
+			}
+		})
+	}
+}
+
+// TestPlanWellKnownLabels: pods that select on Karpenter's AWS well-known labels are planned onto
+// types that carry them (they were pending before the catalog held these facts).
+func TestPlanWellKnownLabels(t *testing.T) {
+	// attributes are the letters after a family's generation: m6a -> "a", c7gn -> "gn".
+	attributes := func(it string) string {
+		family, _, _ := strings.Cut(it, ".")
+		return strings.TrimLeft(strings.TrimLeftFunc(family, unicode.IsLetter), "0123456789")
+	}
+	for _, tc := range []struct {
+		selector string
+		fits     func(instanceType string) bool
+	}{
+		{"karpenter.k8s.aws/instance-cpu-manufacturer: amd", func(it string) bool { return strings.Contains(attributes(it), "a") }},
+		{"karpenter.k8s.aws/instance-cpu-manufacturer: intel", func(it string) bool { return !strings.ContainsAny(attributes(it), "ag") }},
+		{"karpenter.k8s.aws/instance-encryption-in-transit-supported: \"true\"", func(string) bool { return true }},
+		{"karpenter.k8s.aws/instance-capability-flex: \"true\"", func(it string) bool { return strings.Contains(it, "-flex.") }},
+		{"karpenter.k8s.aws/instance-tenancy: dedicated", func(string) bool { return true }},
+	} {
+		t.Run(tc.selector, func(t *testing.T) {
+			file := t.TempDir() + "/pod.yaml"
+			pod := `apiVersion: v1
+kind: Pod
+metadata: {name: picky, namespace: default}
+spec:
+  nodeSelector: {` + tc.selector + `}
+  containers: [{name: c, image: pause, resources: {requests: {cpu: "1"}}}]
+`
+			if err := os.WriteFile(file, []byte(pod), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml", "-f", seeds+"08-ec2nodeclass-default.yaml", "-f", file)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var p plan.Plan
+			if err := json.Unmarshal([]byte(out), &p); err != nil {
+				t.Fatal(err)
+			}
+			if len(p.NodeClaims) != 1 || !tc.fits(p.NodeClaims[0].InstanceType) {
+				t.Fatalf("plan %+v, want one node of a type that carries the label", p)
 			}
 		})
 	}

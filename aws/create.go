@@ -13,6 +13,7 @@ import (
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 
+	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 )
@@ -166,6 +167,9 @@ func (p *Provider) templatesFor(ctx context.Context, nodeClaim *karpv1.NodeClaim
 			DetailedMonitoring: nc.Spec.DetailedMonitoring != nil && *nc.Spec.DetailedMonitoring,
 			Tags:               p.resourceTags(nc),
 		}
+		if tenancyOf(nodeClaim) == instancetype.TenancyDedicated {
+			cfg.Tenancy = instancetype.TenancyDedicated
+		}
 		name, err := p.launchTemplate(ctx, cfg)
 		if err != nil {
 			return nil, nil, fmt.Errorf("ec2nodeclass %q: %w", nc.Name, err)
@@ -235,6 +239,7 @@ func (p *Provider) launchedNodeClaim(nodeClaim *karpv1.NodeClaim, nc *awsv1.EC2N
 		out.Labels = map[string]string{}
 	}
 	maps.Copy(out.Labels, p.instanceLabels(it, inst.zone, inst.capacityType))
+	out.Labels[awsv1.LabelInstanceTenancy] = tenancyOf(nodeClaim)
 	for _, s := range r.subnets {
 		if s.ID == inst.subnetID && s.ZoneID != "" {
 			out.Labels[awsv1.LabelTopologyZoneID] = s.ZoneID
@@ -263,6 +268,15 @@ func (p *Provider) instanceLabels(it *cloudprovider.InstanceType, zone, capacity
 	labels[corev1.LabelTopologyRegion] = p.opts.Region
 	labels[karpv1.CapacityTypeLabelKey] = capacityType
 	return labels
+}
+
+// tenancyOf is the tenancy a NodeClaim launches with, as Karpenter picks it: default unless its
+// requirements allow only dedicated.
+func tenancyOf(nodeClaim *karpv1.NodeClaim) string {
+	if r := claimRequirements(nodeClaim).Get(awsv1.LabelInstanceTenancy); r != nil && !r.Has(instancetype.TenancyDefault) && r.Has(instancetype.TenancyDedicated) {
+		return instancetype.TenancyDedicated
+	}
+	return instancetype.TenancyDefault
 }
 
 // providerID is the Kubernetes provider ID of an EC2 instance.

@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strconv"
@@ -1057,5 +1058,58 @@ func TestEmulatorDriftChecksShareOneListing(t *testing.T) {
 	env.clk.Step(DriftListTTL)
 	if n := checkAll(); n != 1 {
 		t.Errorf("checking 6 NodeClaims after %v called DescribeInstances %d times, want 1", DriftListTTL, n)
+	}
+}
+
+// TestEmulatorLaunchLabels: a NodeClaim may select on every well-known label Karpenter sets,
+// and its node carries them: the CPU's maker and clock, EBS bandwidth, NVMe instance store,
+// encryption in transit, flex capability, and the tenancy it launched with (dedicated only when
+// nothing else is allowed, as Karpenter picks it).
+func TestEmulatorLaunchLabels(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	if _, err := env.p.InstanceTypes(ctx, testNodePool()); err != nil {
+		t.Fatal(err)
+	}
+	_ = env.p.NodeClassStatus(ctx, emulatorNodeClass())
+	exists := func(key string) karpv1.NodeSelectorRequirementWithMinValues {
+		return karpv1.NodeSelectorRequirementWithMinValues{Key: key, Operator: corev1.NodeSelectorOpExists}
+	}
+	for i, tc := range []struct {
+		name    string
+		reqs    []karpv1.NodeSelectorRequirementWithMinValues
+		labels  map[string]string // exact values
+		present []string          // labels that must be set
+		tenancy string            // the instance's
+	}{
+		{"an AMD type with an NVMe store", []karpv1.NodeSelectorRequirementWithMinValues{in(awsv1.LabelInstanceCPUManufacturer, "amd"), exists(awsv1.LabelInstanceLocalNVME)},
+			map[string]string{awsv1.LabelInstanceCPUManufacturer: "amd", awsv1.LabelInstanceTenancy: "default", awsv1.LabelInstanceCapabilityFlex: "false",
+				awsv1.LabelInstanceEncryptionInTransitSupported: "true"},
+			[]string{awsv1.LabelInstanceLocalNVME, awsv1.LabelInstanceCPUSustainedClockSpeedMhz, awsv1.LabelInstanceEBSBandwidth}, "default"},
+		{"a flex type", []karpv1.NodeSelectorRequirementWithMinValues{in(awsv1.LabelInstanceCapabilityFlex, "true")},
+			map[string]string{awsv1.LabelInstanceCapabilityFlex: "true"}, nil, "default"},
+		{"dedicated only", []karpv1.NodeSelectorRequirementWithMinValues{in(awsv1.LabelInstanceTenancy, "dedicated"), in(awsv1.LabelInstanceCPU, "4")},
+			map[string]string{awsv1.LabelInstanceTenancy: "dedicated"}, nil, "dedicated"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := fmt.Sprintf("labels-%d", i)
+			got, err := env.p.Create(ctx, testNodeClaim(name, append(tc.reqs, in(corev1.LabelArchStable, "amd64"))...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range tc.labels {
+				if got.Labels[k] != v {
+					t.Errorf("label %s=%q, want %q (type %s)", k, got.Labels[k], v, got.Labels[corev1.LabelInstanceTypeStable])
+				}
+			}
+			for _, k := range tc.present {
+				if got.Labels[k] == "" {
+					t.Errorf("label %s missing (type %s)", k, got.Labels[corev1.LabelInstanceTypeStable])
+				}
+			}
+			if insts := env.instancesOf(name); len(insts) != 1 || insts[0].Tenancy != tc.tenancy {
+				t.Errorf("instances %+v, want one of tenancy %s", insts, tc.tenancy)
+			}
+		})
 	}
 }

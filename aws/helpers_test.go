@@ -47,6 +47,29 @@ func ec2TypeInfo(e catalog.Entry) ec2types.InstanceTypeInfo {
 			}},
 		},
 	}
+	if e.CPUManufacturer != "" {
+		info.ProcessorInfo.Manufacturer = sdkaws.String(e.CPUManufacturer)
+	}
+	if e.CPUSustainedClockMHz > 0 {
+		info.ProcessorInfo.SustainedClockSpeedInGhz = sdkaws.Float64(float64(e.CPUSustainedClockMHz) / 1000)
+	}
+	if e.EBSBandwidthMbps > 0 {
+		info.EbsInfo = &ec2types.EbsInfo{EbsOptimizedSupport: ec2types.EbsOptimizedSupportDefault,
+			EbsOptimizedInfo: &ec2types.EbsOptimizedInfo{MaximumBandwidthInMbps: sdkaws.Int32(int32(e.EBSBandwidthMbps))}}
+	}
+	if e.EncryptionInTransit != "" {
+		info.NetworkInfo.EncryptionInTransitSupported = sdkaws.Bool(e.EncryptionInTransit == "true")
+	}
+	if e.LocalNVMeGB > 0 {
+		info.InstanceStorageInfo = &ec2types.InstanceStorageInfo{TotalSizeInGB: sdkaws.Int64(e.LocalNVMeGB), NvmeSupport: ec2types.EphemeralNvmeSupportRequired}
+	}
+	switch {
+	case e.AcceleratorCount > 0 && e.AcceleratorManufacturer == "AWS":
+		info.NeuronInfo = &ec2types.NeuronInfo{NeuronDevices: []ec2types.NeuronDeviceInfo{{Name: sdkaws.String(e.AcceleratorName), Count: sdkaws.Int32(int32(e.AcceleratorCount))}}}
+	case e.AcceleratorCount > 0:
+		info.InferenceAcceleratorInfo = &ec2types.InferenceAcceleratorInfo{Accelerators: []ec2types.InferenceDeviceInfo{{
+			Name: sdkaws.String(e.AcceleratorName), Manufacturer: sdkaws.String(e.AcceleratorManufacturer), Count: sdkaws.Int32(int32(e.AcceleratorCount))}}}
+	}
 	if e.GPUName != "" { // fractional GPUs have a name and a count of 0
 		info.GpuInfo = &ec2types.GpuInfo{Gpus: []ec2types.GpuDeviceInfo{{
 			Count:      sdkaws.Int32(int32(e.GPUCount)),

@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -136,8 +137,34 @@ func infoFromEC2(t *ec2types.InstanceTypeInfo) (info instancetype.Info, ok bool)
 		for _, card := range n.NetworkCards {
 			info.NetworkGbps += sdkaws.ToFloat64(card.BaselineBandwidthInGbps)
 		}
+		if n.EncryptionInTransitSupported != nil {
+			info.EncryptionInTransit = strconv.FormatBool(*n.EncryptionInTransitSupported)
+		}
 	}
+	labelFacts(t, &info)
 	return info, true
+}
+
+// labelFacts reads what Karpenter's well-known labels say of a type, as Karpenter reads it: the
+// CPU's maker and sustained clock, the maximum EBS bandwidth of a type EBS-optimized by default,
+// the NVMe instance store, and a single inference accelerator or Neuron device.
+func labelFacts(t *ec2types.InstanceTypeInfo, info *instancetype.Info) {
+	info.CPUManufacturer = sdkaws.ToString(t.ProcessorInfo.Manufacturer)
+	info.CPUSustainedClockMHz = int64(math.Round(sdkaws.ToFloat64(t.ProcessorInfo.SustainedClockSpeedInGhz) * 1000))
+	if e := t.EbsInfo; e != nil && e.EbsOptimizedInfo != nil && e.EbsOptimizedSupport == ec2types.EbsOptimizedSupportDefault {
+		info.EBSBandwidthMbps = int64(sdkaws.ToInt32(e.EbsOptimizedInfo.MaximumBandwidthInMbps))
+	}
+	if s := t.InstanceStorageInfo; s != nil && s.NvmeSupport != ec2types.EphemeralNvmeSupportUnsupported {
+		info.LocalNVMeGB = sdkaws.ToInt64(s.TotalSizeInGB)
+	}
+	switch {
+	case t.NeuronInfo != nil && len(t.NeuronInfo.NeuronDevices) == 1:
+		d := t.NeuronInfo.NeuronDevices[0]
+		info.AcceleratorName, info.AcceleratorManufacturer, info.AcceleratorCount = sdkaws.ToString(d.Name), "AWS", int64(sdkaws.ToInt32(d.Count))
+	case t.NeuronInfo == nil && t.InferenceAcceleratorInfo != nil && len(t.InferenceAcceleratorInfo.Accelerators) == 1:
+		a := t.InferenceAcceleratorInfo.Accelerators[0]
+		info.AcceleratorName, info.AcceleratorManufacturer, info.AcceleratorCount = sdkaws.ToString(a.Name), sdkaws.ToString(a.Manufacturer), int64(sdkaws.ToInt32(a.Count))
+	}
 }
 
 // archOf returns the Kubernetes architecture of a type's processor, or "" if unsupported.

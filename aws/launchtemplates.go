@@ -31,6 +31,8 @@ type launchConfig struct {
 	AssociatePublicIP  *bool
 	DetailedMonitoring bool
 	Tags               map[string]string
+	// Tenancy is "dedicated" for dedicated instances, "" for shared ones (EC2's default).
+	Tenancy string `json:",omitempty"`
 }
 
 // launchTemplatePrefix starts the name of every launch template the provider creates.
@@ -84,6 +86,9 @@ func (c *launchConfig) templateData() *ec2types.RequestLaunchTemplateData {
 	}
 	if c.UserData != "" {
 		data.UserData = sdkaws.String(c.UserData)
+	}
+	if c.Tenancy != "" {
+		data.Placement = &ec2types.LaunchTemplatePlacementRequest{Tenancy: ec2types.Tenancy(c.Tenancy)}
 	}
 	if c.InstanceProfile != "" {
 		data.IamInstanceProfile = &ec2types.LaunchTemplateIamInstanceProfileSpecificationRequest{Name: sdkaws.String(c.InstanceProfile)}

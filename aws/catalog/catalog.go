@@ -154,7 +154,9 @@ func parseZones(b []byte) (map[string][]string, error) {
 
 func typeColumns() []string {
 	return []string{"name", "family", "category", "generation", "size", "arch", "vcpu", "memory_mib",
-		"gpu_count", "gpu_name", "gpu_memory_mib", "max_pods_eni", "network_gbps", "ondemand_usd_per_hour", "current_generation"}
+		"gpu_count", "gpu_name", "gpu_memory_mib", "max_pods_eni", "network_gbps", "ondemand_usd_per_hour", "current_generation",
+		"cpu_manufacturer", "cpu_sustained_clock_mhz", "ebs_bandwidth_mbps", "encryption_in_transit", "local_nvme_gb",
+		"accelerator_name", "accelerator_manufacturer", "accelerator_count"}
 }
 
 func parseTypes(b []byte, zones map[string][]string) ([]Entry, error) {
@@ -181,6 +183,15 @@ func parseTypes(b []byte, zones map[string][]string) ([]Entry, error) {
 				MaxPodsENI:   p.int(11),
 				NetworkGbps:  p.float(12),
 				Hypervisor:   hypervisor(row[4]),
+
+				CPUManufacturer:         row[15],
+				CPUSustainedClockMHz:    p.intOrZero(16),
+				EBSBandwidthMbps:        p.intOrZero(17),
+				EncryptionInTransit:     row[18],
+				LocalNVMeGB:             p.intOrZero(19),
+				AcceleratorName:         row[20],
+				AcceleratorManufacturer: row[21],
+				AcceleratorCount:        p.intOrZero(22),
 			},
 			OnDemandPrice:     p.float(13),
 			CurrentGeneration: row[14] == "true",

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"cmp"
 	"regexp"
 	"strconv"
 	"strings"
@@ -283,7 +284,7 @@ func (e *Emulator) instanceXML(inst *instance) xmlInstance {
 	x := xmlInstance{
 		InstanceID: inst.ID, ImageID: inst.ImageID, InstanceState: xmlState{Code: stateCode(inst.State), Name: inst.State},
 		Reason: inst.TransitionReason, KeyName: d.KeyName, InstanceType: inst.Type, LaunchTime: launch,
-		Placement:  xmlPlacement{AvailabilityZone: inst.Zone, AvailabilityZoneID: inst.ZoneID, Tenancy: "default"},
+		Placement:  xmlPlacement{AvailabilityZone: inst.Zone, AvailabilityZoneID: inst.ZoneID, Tenancy: cmp.Or(inst.Template.Tenancy, "default")},
 		Monitoring: xmlMonitoring{State: monitoring}, SourceDestCheck: true, Groups: groups,
 		Architecture: inst.Arch, RootDeviceType: "ebs", RootDeviceName: root, VirtualizationType: "hvm",
 		ClientToken: inst.ClientToken, Tags: tagSet(inst.Tags), Hypervisor: "xen", EbsOptimized: true, EnaSupport: true,

@@ -13,33 +13,37 @@ type describeInstanceTypesResponse struct {
 }
 
 type xmlInstanceType struct {
-	InstanceType                  string         `xml:"instanceType"`
-	CurrentGeneration             bool           `xml:"currentGeneration"`
-	FreeTierEligible              bool           `xml:"freeTierEligible"`
-	SupportedUsageClasses         []string       `xml:"supportedUsageClasses>item"`
-	SupportedRootDeviceTypes      []string       `xml:"supportedRootDeviceTypes>item"`
-	SupportedVirtualizationTypes  []string       `xml:"supportedVirtualizationTypes>item"`
-	BareMetal                     bool           `xml:"bareMetal"`
-	Hypervisor                    string         `xml:"hypervisor,omitempty"`
-	ProcessorInfo                 xmlProcessor   `xml:"processorInfo"`
-	VCpuInfo                      xmlVCpu        `xml:"vCpuInfo"`
-	MemoryInfo                    xmlMemory      `xml:"memoryInfo"`
-	InstanceStorageSupported      bool           `xml:"instanceStorageSupported"`
-	EbsInfo                       xmlEbsInfo     `xml:"ebsInfo"`
-	NetworkInfo                   xmlNetworkInfo `xml:"networkInfo"`
-	GpuInfo                       *xmlGpuInfo    `xml:"gpuInfo,omitempty"`
-	HibernationSupported          bool           `xml:"hibernationSupported"`
-	BurstablePerformanceSupported bool           `xml:"burstablePerformanceSupported"`
-	DedicatedHostsSupported       bool           `xml:"dedicatedHostsSupported"`
-	AutoRecoverySupported         bool           `xml:"autoRecoverySupported"`
-	SupportedBootModes            []string       `xml:"supportedBootModes>item"`
-	NitroEnclavesSupport          string         `xml:"nitroEnclavesSupport"`
-	NitroTpmSupport               string         `xml:"nitroTpmSupport"`
+	InstanceType                  string                  `xml:"instanceType"`
+	CurrentGeneration             bool                    `xml:"currentGeneration"`
+	FreeTierEligible              bool                    `xml:"freeTierEligible"`
+	SupportedUsageClasses         []string                `xml:"supportedUsageClasses>item"`
+	SupportedRootDeviceTypes      []string                `xml:"supportedRootDeviceTypes>item"`
+	SupportedVirtualizationTypes  []string                `xml:"supportedVirtualizationTypes>item"`
+	BareMetal                     bool                    `xml:"bareMetal"`
+	Hypervisor                    string                  `xml:"hypervisor,omitempty"`
+	ProcessorInfo                 xmlProcessor            `xml:"processorInfo"`
+	VCpuInfo                      xmlVCpu                 `xml:"vCpuInfo"`
+	MemoryInfo                    xmlMemory               `xml:"memoryInfo"`
+	InstanceStorageSupported      bool                    `xml:"instanceStorageSupported"`
+	InstanceStorageInfo           *xmlInstanceStorageInfo `xml:"instanceStorageInfo,omitempty"`
+	EbsInfo                       xmlEbsInfo              `xml:"ebsInfo"`
+	NetworkInfo                   xmlNetworkInfo          `xml:"networkInfo"`
+	GpuInfo                       *xmlGpuInfo             `xml:"gpuInfo,omitempty"`
+	InferenceAcceleratorInfo      *xmlAcceleratorInfo     `xml:"inferenceAcceleratorInfo,omitempty"`
+	NeuronInfo                    *xmlNeuronInfo          `xml:"neuronInfo,omitempty"`
+	HibernationSupported          bool                    `xml:"hibernationSupported"`
+	BurstablePerformanceSupported bool                    `xml:"burstablePerformanceSupported"`
+	DedicatedHostsSupported       bool                    `xml:"dedicatedHostsSupported"`
+	AutoRecoverySupported         bool                    `xml:"autoRecoverySupported"`
+	SupportedBootModes            []string                `xml:"supportedBootModes>item"`
+	NitroEnclavesSupport          string                  `xml:"nitroEnclavesSupport"`
+	NitroTpmSupport               string                  `xml:"nitroTpmSupport"`
 }
 
 type xmlProcessor struct {
-	SupportedArchitectures []string `xml:"supportedArchitectures>item"`
-	Manufacturer           string   `xml:"manufacturer"`
+	SupportedArchitectures   []string `xml:"supportedArchitectures>item"`
+	Manufacturer             string   `xml:"manufacturer,omitempty"`
+	SustainedClockSpeedInGhz string   `xml:"sustainedClockSpeedInGhz,omitempty"`
 }
 
 type xmlVCpu struct {
@@ -53,9 +57,39 @@ type xmlMemory struct {
 }
 
 type xmlEbsInfo struct {
-	EbsOptimizedSupport string `xml:"ebsOptimizedSupport"`
-	EncryptionSupport   string `xml:"encryptionSupport"`
-	NvmeSupport         string `xml:"nvmeSupport"`
+	EbsOptimizedSupport string               `xml:"ebsOptimizedSupport"`
+	EbsOptimizedInfo    *xmlEbsOptimizedInfo `xml:"ebsOptimizedInfo,omitempty"`
+	EncryptionSupport   string               `xml:"encryptionSupport"`
+	NvmeSupport         string               `xml:"nvmeSupport"`
+}
+
+type xmlEbsOptimizedInfo struct {
+	BaselineBandwidthInMbps int64 `xml:"baselineBandwidthInMbps"`
+	MaximumBandwidthInMbps  int64 `xml:"maximumBandwidthInMbps"`
+}
+
+type xmlInstanceStorageInfo struct {
+	TotalSizeInGB int64  `xml:"totalSizeInGB"`
+	NvmeSupport   string `xml:"nvmeSupport"`
+}
+
+type xmlAcceleratorInfo struct {
+	Accelerators []xmlAccelerator `xml:"accelerators>item"`
+}
+
+type xmlAccelerator struct {
+	Name         string `xml:"name"`
+	Manufacturer string `xml:"manufacturer"`
+	Count        int64  `xml:"count"`
+}
+
+type xmlNeuronInfo struct {
+	NeuronDevices []xmlNeuronDevice `xml:"neuronDevices>item"`
+}
+
+type xmlNeuronDevice struct {
+	Name  string `xml:"name"`
+	Count int64  `xml:"count"`
 }
 
 type xmlNetworkInfo struct {
@@ -69,7 +103,7 @@ type xmlNetworkInfo struct {
 	Ipv6Supported                bool             `xml:"ipv6Supported"`
 	EnaSupport                   string           `xml:"enaSupport"`
 	EfaSupported                 bool             `xml:"efaSupported"`
-	EncryptionInTransitSupported bool             `xml:"encryptionInTransitSupported"`
+	EncryptionInTransitSupported *bool            `xml:"encryptionInTransitSupported,omitempty"`
 }
 
 type xmlNetworkCard struct {
@@ -143,18 +177,6 @@ func (t *instanceType) bareMetal() bool { return strings.HasPrefix(t.Size, "meta
 
 func (t *instanceType) burstable() bool { return strings.HasPrefix(t.Family, "t") }
 
-// cpuManufacturer follows the family's attribute letters: g is Graviton, a is AMD.
-func (t *instanceType) cpuManufacturer() string {
-	if t.Arch == "arm64" {
-		return "AWS"
-	}
-	attrs := strings.TrimLeftFunc(strings.TrimLeftFunc(t.Family, unicode.IsLetter), unicode.IsDigit)
-	if strings.Contains(attrs, "a") {
-		return "AMD"
-	}
-	return "Intel"
-}
-
 // networkPerformance describes the bandwidth as EC2 does. Below 10 Gbps a type can burst: to
 // 5 Gbps (burstable families), 25 Gbps (network-optimized n families), 10 Gbps (up to the 5th
 // generation) or 12.5 Gbps. The burst figures are a rule of thumb, not catalog data.
@@ -199,16 +221,16 @@ func (t *instanceType) xml() xmlInstanceType {
 		SupportedVirtualizationTypes: []string{"hvm"},
 		BareMetal:                    t.bareMetal(),
 		Hypervisor:                   t.Hypervisor,
-		ProcessorInfo:                xmlProcessor{SupportedArchitectures: []string{t.ec2Arch()}, Manufacturer: t.cpuManufacturer()},
+		ProcessorInfo:                xmlProcessor{SupportedArchitectures: []string{t.ec2Arch()}, Manufacturer: t.CPUManufacturer},
 		VCpuInfo:                     xmlVCpu{DefaultVCpus: t.VCPUs, DefaultCores: max(1, t.VCPUs/threads), DefaultThreadsPerCore: threads},
 		MemoryInfo:                   xmlMemory{SizeInMiB: t.MemoryMiB},
-		EbsInfo:                      xmlEbsInfo{EbsOptimizedSupport: "default", EncryptionSupport: "supported", NvmeSupport: "required"},
+		EbsInfo:                      xmlEbsInfo{EbsOptimizedSupport: "supported", EncryptionSupport: "supported", NvmeSupport: "required"},
 		NetworkInfo: xmlNetworkInfo{
 			NetworkPerformance: perf, MaximumNetworkInterfaces: t.ENIs, MaximumNetworkCards: 1,
 			NetworkCards: []xmlNetworkCard{{NetworkPerformance: perf, MaximumNetworkInterfaces: t.ENIs,
 				BaselineBandwidthInGbps: formatGbps(t.NetworkGbps), PeakBandwidthInGbps: formatGbps(peak)}},
 			Ipv4AddressesPerInterface: t.IPv4PerENI, Ipv6AddressesPerInterface: t.IPv4PerENI, Ipv6Supported: true,
-			EnaSupport: "required", EncryptionInTransitSupported: t.Generation >= 6,
+			EnaSupport: "required",
 		},
 		HibernationSupported:          !t.bareMetal() && t.GPUCount == 0,
 		BurstablePerformanceSupported: t.burstable(),
@@ -217,6 +239,28 @@ func (t *instanceType) xml() xmlInstanceType {
 		SupportedBootModes:            boot,
 		NitroEnclavesSupport:          "unsupported",
 		NitroTpmSupport:               "supported",
+	}
+	// The catalog's facts, where it has them (PROVENANCE.md): what is unknown is left out.
+	if t.CPUSustainedClockMHz > 0 {
+		x.ProcessorInfo.SustainedClockSpeedInGhz = strconv.FormatFloat(float64(t.CPUSustainedClockMHz)/1000, 'f', -1, 64)
+	}
+	if t.EBSBandwidthMbps > 0 {
+		x.EbsInfo.EbsOptimizedSupport = "default"
+		x.EbsInfo.EbsOptimizedInfo = &xmlEbsOptimizedInfo{BaselineBandwidthInMbps: t.EBSBandwidthMbps, MaximumBandwidthInMbps: t.EBSBandwidthMbps}
+	}
+	if t.EncryptionInTransit != "" {
+		inTransit := t.EncryptionInTransit == "true"
+		x.NetworkInfo.EncryptionInTransitSupported = &inTransit
+	}
+	if t.LocalNVMeGB > 0 {
+		x.InstanceStorageSupported = true
+		x.InstanceStorageInfo = &xmlInstanceStorageInfo{TotalSizeInGB: t.LocalNVMeGB, NvmeSupport: "required"}
+	}
+	switch {
+	case t.AcceleratorCount > 0 && t.AcceleratorManufacturer == "AWS":
+		x.NeuronInfo = &xmlNeuronInfo{NeuronDevices: []xmlNeuronDevice{{Name: t.AcceleratorName, Count: t.AcceleratorCount}}}
+	case t.AcceleratorCount > 0:
+		x.InferenceAcceleratorInfo = &xmlAcceleratorInfo{Accelerators: []xmlAccelerator{{Name: t.AcceleratorName, Manufacturer: t.AcceleratorManufacturer, Count: t.AcceleratorCount}}}
 	}
 	if t.GPUCount > 0 {
 		x.GpuInfo = &xmlGpuInfo{
@@ -271,11 +315,14 @@ func (t *instanceType) field(name string) ([]string, bool) {
 	case "free-tier-eligible":
 		return one(boolString(t.Name == "t2.micro" || t.Name == "t3.micro")), true
 	case "instance-storage-supported":
-		return one("false"), true
+		return one(boolString(t.LocalNVMeGB > 0)), true
 	case "processor-info.supported-architecture":
 		return one(t.ec2Arch()), true
 	case "processor-info.manufacturer":
-		return one(t.cpuManufacturer()), true
+		if t.CPUManufacturer == "" {
+			return nil, true
+		}
+		return one(t.CPUManufacturer), true
 	case "supported-virtualization-type":
 		return one("hvm"), true
 	case "supported-root-device-type":

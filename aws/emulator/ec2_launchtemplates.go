@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"cmp"
 	"regexp"
 	"sort"
 	"strconv"
@@ -28,6 +29,8 @@ type templateData struct {
 	// Tags are the TagSpecifications by resource type (instance, volume, network-interface, ...).
 	Tags              map[string]map[string]string
 	MonitoringEnabled bool
+	// Tenancy is the instances' tenancy: default (shared) or dedicated.
+	Tenancy string
 }
 
 type blockDevice struct {
@@ -45,6 +48,7 @@ func parseTemplateData(q query) templateData {
 		HTTPProtocolIPv6: q.str("MetadataOptions.HttpProtocolIpv6"), InstanceMetadataTags: q.str("MetadataOptions.InstanceMetadataTags"),
 		MonitoringEnabled: q.boolParam("Monitoring.Enabled"),
 		Tags:              map[string]map[string]string{},
+		Tenancy:           cmp.Or(q.str("Placement.Tenancy"), "default"),
 	}
 	d.HTTPPutResponseHopLimit, _ = strconv.Atoi(q.str("MetadataOptions.HttpPutResponseHopLimit"))
 	for _, ni := range q.structs("NetworkInterface") {

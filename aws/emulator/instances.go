@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -23,6 +24,8 @@ type Instance struct {
 	PrivateDNSName string
 	LaunchTime     time.Time
 	Tags           map[string]string
+	// Tenancy is default (shared) or dedicated, from the launch template's placement.
+	Tenancy string
 }
 
 // Instances lists every instance still visible (terminated ones for TerminatedRetention),
@@ -44,7 +47,7 @@ func (e *Emulator) Instances() []Instance {
 		out = append(out, Instance{
 			ID: inst.ID, InstanceType: inst.Type, Zone: inst.Zone, Region: e.cfg.Region, CapacityType: inst.CapacityType,
 			State: inst.State, Arch: arch, ImageID: inst.ImageID, SubnetID: inst.SubnetID, PrivateIP: inst.PrivateIP.String(),
-			PrivateDNSName: inst.PrivateDNS, LaunchTime: inst.LaunchTime, Tags: tags,
+			PrivateDNSName: inst.PrivateDNS, LaunchTime: inst.LaunchTime, Tags: tags, Tenancy: cmp.Or(inst.Template.Tenancy, "default"),
 		})
 	}
 	return out

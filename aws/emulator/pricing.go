@@ -53,7 +53,7 @@ func (e *Emulator) productFor(t *instanceType) product {
 	if region != "us-east-1" {
 		usage = strings.ToUpper(regionShort(region)) + "-" + usage
 	}
-	processor := map[string]string{"AWS": "AWS Graviton", "AMD": "AMD EPYC", "Intel": "Intel Xeon"}[t.cpuManufacturer()]
+	processor := map[string]string{"AWS": "AWS Graviton", "AMD": "AMD EPYC", "Intel": "Intel Xeon"}[t.CPUManufacturer]
 	perf, _ := t.networkPerformance()
 	attrs := map[string]string{
 		"servicecode": "AmazonEC2", "servicename": "Amazon Elastic Compute Cloud",

@@ -35,6 +35,16 @@ type Info struct {
 	NetworkGbps float64
 	// Hypervisor is "nitro" or "" for bare metal.
 	Hypervisor string
+	// CPUManufacturer is EC2's spelling (AMD, Intel, AWS, Apple); "" when unknown.
+	CPUManufacturer string
+	// CPUSustainedClockMHz, EBSBandwidthMbps (maximum, EBS-optimized by default) and LocalNVMeGB
+	// (instance store on NVMe) are 0 when unknown or absent.
+	CPUSustainedClockMHz, EBSBandwidthMbps, LocalNVMeGB int64
+	// EncryptionInTransit is "true", "false" or "" when unknown.
+	EncryptionInTransit string
+	// Accelerator is the type's one inference accelerator or Neuron device, if it has one.
+	AcceleratorName, AcceleratorManufacturer string
+	AcceleratorCount                         int64
 }
 
 // Kubelet holds the EC2NodeClass kubelet settings that change capacity and overhead.
@@ -94,13 +104,30 @@ func Requirements(info Info, offerings cloudprovider.Offerings) requirements.Req
 		requirements.New(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, cts...),
 	}
 	// Labels a type lacks are explicitly absent, so that "has a GPU" rules out the types without.
-	for _, key := range []string{awsv1.LabelInstanceGPUCount, awsv1.LabelInstanceGPUName, awsv1.LabelInstanceGPUManufacturer,
-		awsv1.LabelInstanceGPUMemory, awsv1.LabelInstanceHypervisor} {
+	for _, key := range optionalLabels() {
 		if _, ok := labels[key]; !ok {
 			add = append(add, requirements.New(key, corev1.NodeSelectorOpDoesNotExist))
 		}
 	}
+	// Either tenancy can be launched, as Karpenter offers them; the launch picks default unless
+	// only dedicated is allowed.
+	add = append(add, requirements.New(awsv1.LabelInstanceTenancy, corev1.NodeSelectorOpIn, TenancyDefault, TenancyDedicated))
 	return reqs.Add(add...)
+}
+
+// Tenancies of an instance, as EC2 spells them.
+const (
+	TenancyDefault   = "default"
+	TenancyDedicated = "dedicated"
+)
+
+// optionalLabels are the well-known labels only some types carry.
+func optionalLabels() []string {
+	return []string{awsv1.LabelInstanceGPUCount, awsv1.LabelInstanceGPUName, awsv1.LabelInstanceGPUManufacturer,
+		awsv1.LabelInstanceGPUMemory, awsv1.LabelInstanceHypervisor, awsv1.LabelInstanceCPUManufacturer,
+		awsv1.LabelInstanceCPUSustainedClockSpeedMhz, awsv1.LabelInstanceEBSBandwidth, awsv1.LabelInstanceEncryptionInTransitSupported,
+		awsv1.LabelInstanceLocalNVME, awsv1.LabelInstanceAcceleratorName, awsv1.LabelInstanceAcceleratorManufacturer,
+		awsv1.LabelInstanceAcceleratorCount}
 }
 
 // Labels are the labels a node of this type carries, as Karpenter sets them.
@@ -120,6 +147,22 @@ func Labels(info Info) map[string]string {
 	if info.Hypervisor != "" {
 		labels[awsv1.LabelInstanceHypervisor] = info.Hypervisor
 	}
+	labels[awsv1.LabelInstanceCapabilityFlex] = strconv.FormatBool(strings.Contains(info.Family, "-flex"))
+	set := func(key, value string) {
+		if value != "" && value != "0" {
+			labels[key] = value
+		}
+	}
+	set(awsv1.LabelInstanceCPUManufacturer, kebab(info.CPUManufacturer))
+	set(awsv1.LabelInstanceCPUSustainedClockSpeedMhz, strconv.FormatInt(info.CPUSustainedClockMHz, 10))
+	set(awsv1.LabelInstanceEBSBandwidth, strconv.FormatInt(info.EBSBandwidthMbps, 10))
+	set(awsv1.LabelInstanceEncryptionInTransitSupported, info.EncryptionInTransit)
+	set(awsv1.LabelInstanceLocalNVME, strconv.FormatInt(info.LocalNVMeGB, 10))
+	if info.AcceleratorCount > 0 {
+		set(awsv1.LabelInstanceAcceleratorName, kebab(info.AcceleratorName))
+		set(awsv1.LabelInstanceAcceleratorManufacturer, kebab(info.AcceleratorManufacturer))
+		set(awsv1.LabelInstanceAcceleratorCount, strconv.FormatInt(info.AcceleratorCount, 10))
+	}
 	if info.GPUCount > 0 {
 		labels[awsv1.LabelInstanceGPUCount] = strconv.FormatInt(info.GPUCount, 10)
 		labels[awsv1.LabelInstanceGPUName] = strings.ToLower(info.GPUName)
@@ -128,6 +171,9 @@ func Labels(info Info) map[string]string {
 	}
 	return labels
 }
+
+// kebab is a name as Karpenter writes it in a label: lower case, spaces as dashes.
+func kebab(s string) string { return strings.ReplaceAll(strings.ToLower(s), " ", "-") }
 
 // GPU resource names by manufacturer.
 const (

@@ -2,8 +2,8 @@ package disruption
 
 import (
 	"fmt"
-	"strings"
 	"math"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 

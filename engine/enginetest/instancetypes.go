@@ -18,27 +18,29 @@ type catalogRow struct {
 	onDemand float64
 }
 
-func row(name, family, category string, generation int, size, arch string, vcpu, memMiB, maxPods int64, gbps, price float64) catalogRow {
+func row(name, family, category string, generation int, size, arch string, vcpu, memMiB, maxPods int64, gbps, price float64,
+	cpuMaker string, clockMHz, ebsMbps int64, inTransit string) catalogRow {
 	return catalogRow{instancetype.Info{Name: name, Family: family, Category: category, Generation: generation, Size: size, Arch: arch,
-		VCPUs: vcpu, MemoryMiB: memMiB, MaxPodsENI: maxPods, NetworkGbps: gbps, Hypervisor: "nitro"}, price}
+		VCPUs: vcpu, MemoryMiB: memMiB, MaxPodsENI: maxPods, NetworkGbps: gbps, Hypervisor: "nitro",
+		CPUManufacturer: cpuMaker, CPUSustainedClockMHz: clockMHz, EBSBandwidthMbps: ebsMbps, EncryptionInTransit: inTransit}, price}
 }
 
 // defaultRows are rows of the embedded catalog (us-east-1), copied so that building the default
 // types needs no catalog parse.
 func defaultRows() []catalogRow {
 	return []catalogRow{
-		row("c5.large", "c5", "c", 5, "large", "amd64", 2, 4096, 29, 0.75, 0.085),
-		row("c5.xlarge", "c5", "c", 5, "xlarge", "amd64", 4, 8192, 58, 1.25, 0.17),
-		row("c5.2xlarge", "c5", "c", 5, "2xlarge", "amd64", 8, 16384, 58, 2.5, 0.34),
-		row("m5.large", "m5", "m", 5, "large", "amd64", 2, 8192, 29, 0.75, 0.096),
-		row("m5.xlarge", "m5", "m", 5, "xlarge", "amd64", 4, 16384, 58, 1.25, 0.192),
-		row("m5.2xlarge", "m5", "m", 5, "2xlarge", "amd64", 8, 32768, 58, 2.5, 0.384),
-		row("m5.4xlarge", "m5", "m", 5, "4xlarge", "amd64", 16, 65536, 234, 5, 0.768),
-		row("r5.large", "r5", "r", 5, "large", "amd64", 2, 16384, 29, 0.75, 0.126),
-		row("r5.xlarge", "r5", "r", 5, "xlarge", "amd64", 4, 32768, 58, 1.25, 0.252),
-		row("m6g.large", "m6g", "m", 6, "large", "arm64", 2, 8192, 29, 0.75, 0.077),
-		row("m6g.xlarge", "m6g", "m", 6, "xlarge", "arm64", 4, 16384, 58, 1.25, 0.154),
-		row("c6g.xlarge", "c6g", "c", 6, "xlarge", "arm64", 4, 8192, 58, 1.25, 0.136),
+		row("c5.large", "c5", "c", 5, "large", "amd64", 2, 4096, 29, 0.75, 0.085, "Intel", 3400, 4750, "false"),
+		row("c5.xlarge", "c5", "c", 5, "xlarge", "amd64", 4, 8192, 58, 1.25, 0.17, "Intel", 3400, 4750, "false"),
+		row("c5.2xlarge", "c5", "c", 5, "2xlarge", "amd64", 8, 16384, 58, 2.5, 0.34, "Intel", 3400, 4750, "false"),
+		row("m5.large", "m5", "m", 5, "large", "amd64", 2, 8192, 29, 0.75, 0.096, "Intel", 3100, 4750, "false"),
+		row("m5.xlarge", "m5", "m", 5, "xlarge", "amd64", 4, 16384, 58, 1.25, 0.192, "Intel", 3100, 4750, "false"),
+		row("m5.2xlarge", "m5", "m", 5, "2xlarge", "amd64", 8, 32768, 58, 2.5, 0.384, "Intel", 3100, 4750, "false"),
+		row("m5.4xlarge", "m5", "m", 5, "4xlarge", "amd64", 16, 65536, 234, 5, 0.768, "Intel", 3100, 4750, "false"),
+		row("r5.large", "r5", "r", 5, "large", "amd64", 2, 16384, 29, 0.75, 0.126, "Intel", 3100, 4750, "false"),
+		row("r5.xlarge", "r5", "r", 5, "xlarge", "amd64", 4, 32768, 58, 1.25, 0.252, "Intel", 3100, 4750, "false"),
+		row("m6g.large", "m6g", "m", 6, "large", "arm64", 2, 8192, 29, 0.75, 0.077, "AWS", 2500, 4750, "false"),
+		row("m6g.xlarge", "m6g", "m", 6, "xlarge", "arm64", 4, 16384, 58, 1.25, 0.154, "AWS", 2500, 4750, "false"),
+		row("c6g.xlarge", "c6g", "c", 6, "xlarge", "arm64", 4, 8192, 58, 1.25, 0.136, "AWS", 2500, 4750, "false"),
 	}
 }
 

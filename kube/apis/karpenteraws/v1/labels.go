@@ -24,8 +24,13 @@ const (
 	LabelInstanceHypervisor                   = Group + "/instance-hypervisor"
 	LabelInstanceEncryptionInTransitSupported = Group + "/instance-encryption-in-transit-supported"
 	LabelInstanceLocalNVME                    = Group + "/instance-local-nvme"
+	LabelInstanceCapabilityFlex               = Group + "/instance-capability-flex"
+	LabelInstanceTenancy                      = Group + "/instance-tenancy"
 	LabelCapacityReservationID                = Group + "/capacity-reservation-id"
 	LabelCapacityReservationType              = Group + "/capacity-reservation-type"
+	LabelCapacityReservationInterruptible     = Group + "/capacity-reservation-interruptible"
+	LabelPlacementGroupID                     = Group + "/placement-group-id"
+	LabelPlacementGroupPartition              = Group + "/placement-group-partition"
 	// LabelNodeClass names the EC2NodeClass of a node.
 	LabelNodeClass = Group + "/ec2nodeclass"
 	// LabelTopologyZoneID is the availability zone id of a node.
@@ -95,8 +100,13 @@ func WellKnownLabels() sets.Set[string] {
 		LabelInstanceHypervisor,
 		LabelInstanceEncryptionInTransitSupported,
 		LabelInstanceLocalNVME,
+		LabelInstanceCapabilityFlex,
+		LabelInstanceTenancy,
 		LabelCapacityReservationID,
 		LabelCapacityReservationType,
+		LabelCapacityReservationInterruptible,
+		LabelPlacementGroupID,
+		LabelPlacementGroupPartition,
 		LabelTopologyZoneID,
 	)
 }
