@@ -100,6 +100,16 @@ func TestTerminationGracePeriodForcesTheDrain(t *testing.T) {
 	if nc, err := h.API.NodeClaim(claim); err == nil && nc != nil {
 		t.Fatal("the grace period passed and the node still drains")
 	}
+	// The pod deleted past its budget hears why, as in Karpenter.
+	disrupted := 0
+	for _, e := range h.API.Events() {
+		if e.Reason == "Disrupted" && e.Kind == "Pod" && strings.Contains(e.Message, "This bypasses the PDB of the pod") {
+			disrupted++
+		}
+	}
+	if disrupted != 1 {
+		t.Errorf("%d Disrupted events on the stuck pod, want 1", disrupted)
+	}
 	if err := h.CheckConverged(); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/utils/ptr"
 
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/executor"
@@ -130,6 +131,11 @@ func (c *Controller) report(sn *state.Node, evicted []*corev1.Pod, blocked []str
 		for i, p := range evicted {
 			names[i] = p.Namespace + "/" + p.Name
 			events[i] = journal.Event{Object: p, Type: corev1.EventTypeNormal, Reason: "Evicted", Message: "Evicted pod: draining node " + sn.Node.Name}
+			if grace, forced := forcedGrace(p, deadline, now); forced {
+				events[i] = journal.Event{Object: p, Type: corev1.EventTypeNormal, Reason: "Disrupted", Message: fmt.Sprintf(
+					"Deleting the pod to accommodate the terminationTime %s of the node. The pod was granted %d seconds of grace-period of its %d terminationGracePeriodSeconds. This bypasses the PDB of the pod and the do-not-disrupt annotation.",
+					deadline.UTC().Format(time.RFC3339), grace, ptr.Deref(p.Spec.TerminationGracePeriodSeconds, corev1.DefaultTerminationGracePeriodSeconds))}
+			}
 		}
 		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "Evicted", Nodes: []string{sn.Node.Name},
 			NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(), Pods: names, Events: events,
