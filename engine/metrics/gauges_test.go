@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,32 +15,21 @@ import (
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
-// gauges scrapes a collector over the cluster and returns a family's gauges by their labels
-// ("name=value,..." for the labels named in keep, in that order).
+// gauges scrapes a collector and returns a family's gauges by their labels ("name=value,..." for
+// the labels named in keep, in that order).
 func gauges(t *testing.T, c *Collector, family string, keep ...string) map[string]float64 {
 	t.Helper()
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(c)
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]float64{}
-	for _, f := range families {
-		if f.GetName() != family {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			var labels []string
-			for _, k := range keep {
-				for _, l := range m.GetLabel() {
-					if l.GetName() == k {
-						labels = append(labels, k+"="+l.GetValue())
-					}
+	for _, m := range series(t, c, family) {
+		var labels []string
+		for _, k := range keep {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == k {
+					labels = append(labels, k+"="+l.GetValue())
 				}
 			}
-			got[strings.Join(labels, ",")] = m.GetGauge().GetValue()
 		}
+		got[strings.Join(labels, ",")] = m.GetGauge().GetValue()
 	}
 	return got
 }

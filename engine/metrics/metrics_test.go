@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/nodepilot/nodepilot/engine/journal"
 )
@@ -14,29 +15,36 @@ import (
 // ("name=value,..." in label order).
 func counted(t *testing.T, family string, entries ...journal.Entry) map[string]float64 {
 	t.Helper()
-	reg := prometheus.NewRegistry()
-	s := NewSink(reg)
+	s := NewSink(prometheus.NewRegistry())
 	for _, e := range entries {
 		s.Observe(e)
 	}
+	got := map[string]float64{}
+	for _, m := range series(t, s, family) {
+		var labels []string
+		for _, l := range m.GetLabel() {
+			labels = append(labels, l.GetName()+"="+l.GetValue())
+		}
+		got[strings.Join(labels, ",")] = m.GetCounter().GetValue()
+	}
+	return got
+}
+
+// series gathers c on a fresh registry and returns the family's series.
+func series(t *testing.T, c prometheus.Collector, family string) []*dto.Metric {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(c)
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]float64{}
 	for _, f := range families {
-		if f.GetName() != family {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			var labels []string
-			for _, l := range m.GetLabel() {
-				labels = append(labels, l.GetName()+"="+l.GetValue())
-			}
-			got[strings.Join(labels, ",")] = m.GetCounter().GetValue()
+		if f.GetName() == family {
+			return f.GetMetric()
 		}
 	}
-	return got
+	return nil
 }
 
 func TestCountsAsKarpenterCountsThem(t *testing.T) {
@@ -151,30 +159,19 @@ func TestDurationsAsKarpenterObservesThem(t *testing.T) {
 			"nodepool=web", 1, 3 * 3600},
 	} {
 		t.Run(tc.family, func(t *testing.T) {
-			reg := prometheus.NewRegistry()
-			s := NewSink(reg)
+			s := NewSink(prometheus.NewRegistry())
 			for _, e := range tc.entries {
 				s.Observe(e)
 			}
-			families, err := reg.Gather()
-			if err != nil {
-				t.Fatal(err)
+			ms := series(t, s, tc.family)
+			if len(ms) != 1 {
+				t.Fatalf("%d series of %s, want 1", len(ms), tc.family)
 			}
-			for _, f := range families {
-				if f.GetName() != tc.family {
-					continue
-				}
-				if len(f.GetMetric()) != 1 {
-					t.Fatalf("%d series, want 1", len(f.GetMetric()))
-				}
-				m := f.GetMetric()[0]
-				l := m.GetLabel()[0]
-				if got := l.GetName() + "=" + l.GetValue(); got != tc.labels || m.GetHistogram().GetSampleCount() != tc.count || m.GetHistogram().GetSampleSum() != tc.sum {
-					t.Errorf("{%s} count %d sum %v, want {%s} %d %v", got, m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum(), tc.labels, tc.count, tc.sum)
-				}
-				return
+			m := ms[0]
+			l := m.GetLabel()[0]
+			if got := l.GetName() + "=" + l.GetValue(); got != tc.labels || m.GetHistogram().GetSampleCount() != tc.count || m.GetHistogram().GetSampleSum() != tc.sum {
+				t.Errorf("{%s} count %d sum %v, want {%s} %d %v", got, m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum(), tc.labels, tc.count, tc.sum)
 			}
-			t.Errorf("no %s", tc.family)
 		})
 	}
 }
