@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -102,7 +103,7 @@ type listerWatcher interface {
 // feeds returns the feed of every kind cluster holds.
 func feeds(c *Clients, cluster *state.Cluster) []feed {
 	all := fields.Everything()
-	core, policy, apps := c.Kube.CoreV1().RESTClient(), c.Kube.PolicyV1().RESTClient(), c.Kube.AppsV1().RESTClient()
+	core, policy, apps, storage := c.Kube.CoreV1().RESTClient(), c.Kube.PolicyV1().RESTClient(), c.Kube.AppsV1().RESTClient(), c.Kube.StorageV1().RESTClient()
 	return []feed{
 		{state.KindPod, cache.NewListWatchFromClient(core, "pods", metav1.NamespaceAll, all), &corev1.Pod{},
 			handle(cluster.UpdatePod, func(p *corev1.Pod) { cluster.DeletePod(pods.Key(p)) })},
@@ -112,6 +113,10 @@ func feeds(c *Clients, cluster *state.Cluster) []feed {
 			handle(cluster.UpdatePDB, func(p *policyv1.PodDisruptionBudget) { cluster.DeletePDB(namespacedName(p)) })},
 		{state.KindDaemonSet, cache.NewListWatchFromClient(apps, "daemonsets", metav1.NamespaceAll, all), &appsv1.DaemonSet{},
 			handle(cluster.UpdateDaemonSet, func(d *appsv1.DaemonSet) { cluster.DeleteDaemonSet(namespacedName(d)) })},
+		{state.KindVolumeAttachment, cache.NewListWatchFromClient(storage, "volumeattachments", metav1.NamespaceAll, all), &storagev1.VolumeAttachment{},
+			handle(cluster.UpdateVolumeAttachment, func(va *storagev1.VolumeAttachment) { cluster.DeleteVolumeAttachment(va.Name) })},
+		{state.KindPVC, cache.NewListWatchFromClient(core, "persistentvolumeclaims", metav1.NamespaceAll, all), &corev1.PersistentVolumeClaim{},
+			handle(cluster.UpdatePVC, func(p *corev1.PersistentVolumeClaim) { cluster.DeletePVC(namespacedName(p)) })},
 		{state.KindNodePool, c.NodePools.ListWatch(), &karpv1.NodePool{},
 			handle(cluster.UpdateNodePool, func(np *karpv1.NodePool) { cluster.DeleteNodePool(np.Name) })},
 		{state.KindNodeClaim, c.NodeClaims.ListWatch(), &karpv1.NodeClaim{},

@@ -186,3 +186,14 @@ func taint(key, value string) enginetest.NodePoolOption {
 		np.Spec.Template.Spec.Taints = append(np.Spec.Template.Spec.Taints, corev1.Taint{Key: key, Value: value, Effect: corev1.TaintEffectNoSchedule})
 	}
 }
+
+// eventOn reports whether an event of a reason, its message starting with text, was recorded on
+// an object of a kind.
+func (h *harness) eventOn(kind, reason, text string) bool {
+	for _, e := range h.API.Events() {
+		if e.Kind == kind && e.Reason == reason && strings.HasPrefix(e.Message, text) {
+			return true
+		}
+	}
+	return false
+}

@@ -6,6 +6,9 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
@@ -220,5 +223,85 @@ func TestSeedStory(t *testing.T) {
 		if !strings.Contains(strings.Join(story, "\n"), want) {
 			t.Errorf("the journal does not tell %q", want)
 		}
+	}
+}
+
+// TestTerminationWaitsForVolumesToDetach: once drained, a node's instance is not terminated while
+// a persistent volume of a drained pod is still attached to it (its pod could not attach it
+// elsewhere), until the attach-detach controller removes the attachment or the termination grace
+// period ends, as Karpenter does; a volume held by a pod that stays on the node does not count.
+func TestTerminationWaitsForVolumesToDetach(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		grace    time.Duration // terminationGracePeriod (0: none)
+		heldBy   string        // the pod whose claim the volume is: a drained one or one staying
+		detach   bool          // the attach-detach controller removes the attachment after 2 minutes
+		wait     bool          // termination must wait for it
+		detached metav1.ConditionStatus
+	}{
+		{name: "detached in time", heldBy: "db", detach: true, wait: true, detached: metav1.ConditionTrue},
+		{name: "never detached, the grace period ends it", grace: 4 * time.Minute, heldBy: "db", wait: true, detached: metav1.ConditionFalse},
+		{name: "held by a pod that stays", heldBy: "agent", detached: metav1.ConditionTrue},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var opts []enginetest.NodePoolOption
+			if tc.grace > 0 {
+				opts = append(opts, terminationGracePeriod(tc.grace))
+			}
+			h := newHarness(t)
+			h.NodePool("default", append(opts, consolidateAfter(time.Hour))...)
+			claim := func(name string) enginetest.PodOption {
+				return func(p *corev1.Pod) {
+					p.Spec.Volumes = append(p.Spec.Volumes, corev1.Volume{Name: "data",
+						VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: name}}})
+				}
+			}
+			h.Deployment("db", 1, enginetest.Resources("500m", ""), claim("db-data"))
+			// A pod tolerating the disrupted taint stays on the node through the drain.
+			h.Deployment("agent", 1, enginetest.Resources("100m", ""), claim("agent-data"),
+				enginetest.WithTolerations(corev1.Toleration{Key: karpv1.DisruptedTaintKey, Operator: corev1.TolerationOpExists}))
+			for _, name := range []string{"db-data", "agent-data"} {
+				h.Cluster.UpdatePVC(&corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
+					Spec: corev1.PersistentVolumeClaimSpec{VolumeName: "pv-" + name}})
+			}
+			h.Advance(time.Minute, time.Second)
+			node := h.managedNodes()[0]
+			pv := "pv-" + tc.heldBy + "-data"
+			h.Cluster.UpdateVolumeAttachment(&storagev1.VolumeAttachment{ObjectMeta: metav1.ObjectMeta{Name: "va-1"},
+				Spec: storagev1.VolumeAttachmentSpec{NodeName: node.Name(), Source: storagev1.VolumeAttachmentSource{PersistentVolumeName: &pv}}})
+			if err := h.API.DeleteNodeClaim(t.Context(), node.NodeClaim.Name); err != nil {
+				t.Fatal(err)
+			}
+			h.Advance(2*time.Minute, time.Second)
+			var c *metav1.Condition
+			if nc, _ := h.API.NodeClaim(node.NodeClaim.Name); nc != nil {
+				c = meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeVolumesDetached)
+			}
+			if waiting := c != nil && c.Status == metav1.ConditionUnknown; waiting != tc.wait {
+				t.Fatalf("VolumesDetached %+v after 2 minutes, want waiting %v", c, tc.wait)
+			}
+			if tc.wait != h.eventOn("Node", "AwaitingVolumeDetachment", "Awaiting deletion of bound volumeattachments (va-1)") {
+				t.Errorf("an AwaitingVolumeDetachment event on the node: %v, want %v", !tc.wait, tc.wait)
+			}
+			if tc.detach {
+				h.Cluster.DeleteVolumeAttachment("va-1")
+			}
+			h.Advance(4*time.Minute, time.Second)
+			if nc, _ := h.API.NodeClaim(node.NodeClaim.Name); nc != nil {
+				t.Fatalf("the nodeclaim is still there: %+v", nc.Status.Conditions)
+			}
+			if !h.journaled(journal.KindTermination, "Terminated", node.NodeClaim.Name) {
+				t.Error("termination not journaled")
+			}
+			var last metav1.ConditionStatus
+			for _, e := range h.entries(journal.KindAction) {
+				if strings.Contains(e.Message, "VolumesDetached="+string(tc.detached)) {
+					last = tc.detached
+				}
+			}
+			if last != tc.detached {
+				t.Errorf("VolumesDetached never set %s", tc.detached)
+			}
+		})
 	}
 }

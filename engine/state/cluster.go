@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
@@ -25,11 +26,14 @@ const (
 	KindEC2NodeClass = "EC2NodeClass"
 	KindPDB          = "PodDisruptionBudget"
 	KindDaemonSet    = "DaemonSet"
+	// KindVolumeAttachment and KindPVC tell which volumes a node's termination waits for.
+	KindVolumeAttachment = "VolumeAttachment"
+	KindPVC              = "PersistentVolumeClaim"
 )
 
 // Kinds lists every kind the cluster state holds.
 func Kinds() []string {
-	return []string{KindPod, KindNode, KindNodePool, KindNodeClaim, KindEC2NodeClass, KindPDB, KindDaemonSet}
+	return []string{KindPod, KindNode, KindNodePool, KindNodeClaim, KindEC2NodeClass, KindPDB, KindDaemonSet, KindVolumeAttachment, KindPVC}
 }
 
 // Cluster is the engine's view of a cluster, kept up to date by informers and read through
@@ -46,6 +50,8 @@ type Cluster struct {
 	nodeClasses map[string]*awsv1.EC2NodeClass
 	pdbs        map[types.NamespacedName]*policyv1.PodDisruptionBudget
 	daemonSets  map[types.NamespacedName]*appsv1.DaemonSet
+	attachments map[string]*storagev1.VolumeAttachment
+	pvcs        map[types.NamespacedName]*corev1.PersistentVolumeClaim
 	// podsOnNode indexes bound pods by node name.
 	podsOnNode map[string]map[types.NamespacedName]struct{}
 	// lastPodEvent is when a pod last arrived on or left each node.
@@ -74,6 +80,8 @@ func NewCluster(c clock.Clock) *Cluster {
 		nodeClasses:  map[string]*awsv1.EC2NodeClass{},
 		pdbs:         map[types.NamespacedName]*policyv1.PodDisruptionBudget{},
 		daemonSets:   map[types.NamespacedName]*appsv1.DaemonSet{},
+		attachments:  map[string]*storagev1.VolumeAttachment{},
+		pvcs:         map[types.NamespacedName]*corev1.PersistentVolumeClaim{},
 		podsOnNode:   map[string]map[types.NamespacedName]struct{}{},
 		lastPodEvent: map[string]time.Time{},
 		nominated:    map[string]time.Time{},

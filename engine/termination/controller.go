@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -17,6 +18,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -74,14 +76,11 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 		if left := c.drain(ctx, sn, deadline, now); left > 0 {
 			return nil
 		}
-		if !meta.IsStatusConditionTrue(nc.Status.Conditions, karpv1.ConditionTypeDrained) {
-			if _, err := c.exec.UpdateNodeClaimStatus(ctx, nc.Name, "set Drained=True", func(o *karpv1.NodeClaim) error {
-				meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{Type: karpv1.ConditionTypeDrained, Status: metav1.ConditionTrue,
-					Reason: "Drained", LastTransitionTime: metav1.NewTime(now)})
-				return nil
-			}); err != nil {
-				return err
-			}
+		if err := c.setCondition(ctx, nc, karpv1.ConditionTypeDrained, metav1.ConditionTrue, "Drained", now); err != nil {
+			return err
+		}
+		if waiting, err := c.awaitVolumes(ctx, sn, deadline, now); waiting || err != nil {
+			return err
 		}
 	}
 	// Terminate even a NodeClaim that never recorded a launch: the cloud finds a machine
@@ -139,6 +138,48 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 		CapacityType: capacityType, Zone: zone, Took: took, Lived: lived,
 		NodePool: sn.NodePool(), Message: fmt.Sprintf("deleted nodeclaim %s (instance %s terminated)", nc.Name, nc.Status.ProviderID)})
 	return nil
+}
+
+// awaitVolumes holds the instance's termination while persistent volumes of the drained pods are
+// still attached to the node (their pods could not attach them elsewhere), until the termination
+// grace period ends, as Karpenter does, and records it in the NodeClaim's VolumesDetached
+// condition. It reports whether termination must wait.
+func (c *Controller) awaitVolumes(ctx context.Context, sn *state.Node, deadline, now time.Time) (bool, error) {
+	nc := sn.NodeClaim
+	// Decided once: after that, the instance is going and its pods with it.
+	if cond := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeVolumesDetached); cond != nil && cond.Status != metav1.ConditionUnknown {
+		return false, nil
+	}
+	var staying []*corev1.Pod
+	for _, p := range sn.Pods {
+		if !pods.IsEvictable(p) {
+			staying = append(staying, p)
+		}
+	}
+	attached := c.cluster.AttachedVolumes(sn.Node.Name, staying)
+	switch {
+	case len(attached) == 0:
+		return false, c.setCondition(ctx, nc, karpv1.ConditionTypeVolumesDetached, metav1.ConditionTrue, "VolumesDetached", now)
+	case deadline.IsZero() || now.Before(deadline):
+		msg := fmt.Sprintf("Awaiting deletion of bound volumeattachments (%s)", strings.Join(firstN(attached, 5), ", "))
+		c.journal.Block(sn.Node.Name, journal.Entry{Time: now, Reason: "AwaitingVolumeDetachment", NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
+			Message: "terminating node " + sn.Node.Name + ": " + msg, Until: deadline,
+			Events: []journal.Event{{Object: sn.Node, Type: corev1.EventTypeNormal, Reason: "AwaitingVolumeDetachment", Message: msg}}})
+		return true, c.setCondition(ctx, nc, karpv1.ConditionTypeVolumesDetached, metav1.ConditionUnknown, "AwaitingVolumeDetachment", now)
+	}
+	return false, c.setCondition(ctx, nc, karpv1.ConditionTypeVolumesDetached, metav1.ConditionFalse, "TerminationGracePeriodElapsed", now)
+}
+
+// setCondition sets a condition of the NodeClaim's status unless it already says so.
+func (c *Controller) setCondition(ctx context.Context, nc *karpv1.NodeClaim, t string, status metav1.ConditionStatus, reason string, now time.Time) error {
+	if cond := meta.FindStatusCondition(nc.Status.Conditions, t); cond != nil && cond.Status == status && cond.Reason == reason {
+		return nil
+	}
+	_, err := c.exec.UpdateNodeClaimStatus(ctx, nc.Name, fmt.Sprintf("set %s=%s (%s)", t, status, reason), func(o *karpv1.NodeClaim) error {
+		meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{Type: t, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(now)})
+		return nil
+	})
+	return err
 }
 
 // taint keeps new pods off the node while it drains.
