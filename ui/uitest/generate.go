@@ -66,7 +66,7 @@ func (g *generator) fill(c *state.Cluster) world {
 	if len(w.claims) > 4 {
 		c.MarkForDeletion(w.claims[4].Name)
 	}
-	for _, k := range []string{state.KindPod, state.KindNode, state.KindNodePool, state.KindNodeClaim, state.KindEC2NodeClass, state.KindPDB, state.KindDaemonSet} {
+	for _, k := range state.Kinds() {
 		c.MarkSynced(k)
 	}
 	return w
