@@ -40,16 +40,21 @@ func RunInformers(ctx context.Context, cfg *rest.Config, cluster *state.Cluster)
 	if err != nil {
 		return err
 	}
-	fs := feeds(clients, cluster)
-	for _, f := range fs {
-		if err := f.probe(ctx); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
+	var watched []feed
+	for _, f := range feeds(clients, cluster) {
+		err := f.probe(ctx)
+		switch {
+		case err == nil:
+			watched = append(watched, f)
+		case optional(f.kind) && apierrors.IsForbidden(err):
+			cluster.MarkUnwatched(f.kind, err.Error())
+		case ctx.Err() != nil:
+			return nil
+		default:
 			return err
 		}
 	}
-	return runFeeds(ctx, fs, cluster)
+	return runFeeds(ctx, watched, cluster)
 }
 
 // runFeeds runs one informer per feed into cluster until ctx ends, marking each kind synced
@@ -93,6 +98,10 @@ type feed struct {
 	example runtime.Object
 	handler cache.ResourceEventHandler
 }
+
+// optional reports whether a kind may be forbidden to the identity (a console's viewer may not
+// read VolumeAttachments): it is then marked unwatched instead of failing the start.
+func optional(kind string) bool { return kind == state.KindVolumeAttachment || kind == state.KindPVC }
 
 // listerWatcher lists and watches one kind; *cache.ListWatch is one.
 type listerWatcher interface {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,7 +59,12 @@ func testRBAC(t *testing.T, e *env) {
 		t.Errorf("list secrets as the service account = %v, want Forbidden", err)
 	}
 
-	t.Run("Informers", func(t *testing.T) { rbacInformers(t, cfg) })
+	t.Run("Informers", func(t *testing.T) {
+		if c := rbacInformers(t, cfg); c.Unwatched(state.KindVolumeAttachment) != "" || c.Unwatched(state.KindPVC) != "" {
+			t.Errorf("volumes unwatched with deploy/rbac.yaml: %q %q", c.Unwatched(state.KindVolumeAttachment), c.Unwatched(state.KindPVC))
+		}
+	})
+	t.Run("InformersWithoutVolumes", func(t *testing.T) { rbacWithoutVolumes(t, e, cfg) })
 	t.Run("Writer", func(t *testing.T) { rbacWriter(t, e, cfg) })
 	t.Run("LeaderElection", func(t *testing.T) {
 		ran := false
@@ -127,8 +133,50 @@ func serviceAccountConfig(t *testing.T, e *env) *rest.Config {
 	return cfg
 }
 
-// rbacInformers: the informers list and watch every kind and sync.
-func rbacInformers(t *testing.T, cfg *rest.Config) {
+// rbacWithoutVolumes: an identity that may not read VolumeAttachments and PVCs (a viewer) still
+// starts the informers; the two kinds are unwatched, with why.
+func rbacWithoutVolumes(t *testing.T, e *env, cfg *rest.Config) {
+	ctx := t.Context()
+	roles := e.client.RbacV1().ClusterRoles()
+	role, err := roles.Get(ctx, rbacServiceAccount, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := role.DeepCopy()
+	role.Rules = slices.DeleteFunc(role.Rules, func(r rbacv1.PolicyRule) bool {
+		return slices.Contains(r.Resources, "volumeattachments") || slices.Contains(r.Resources, "persistentvolumeclaims")
+	})
+	if _, err := roles.Update(ctx, role, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		current, err := roles.Get(context.Background(), rbacServiceAccount, metav1.GetOptions{})
+		if err == nil {
+			current.Rules = full.Rules
+			_, err = roles.Update(context.Background(), current, metav1.UpdateOptions{})
+		}
+		if err != nil {
+			t.Errorf("restoring the ClusterRole: %v", err)
+		}
+	}()
+	eventually(t, 20*time.Second, "the narrower role in force", func(ctx context.Context) (bool, string) {
+		sa, err := kubernetes.NewForConfig(cfg)
+		if err != nil {
+			return false, err.Error()
+		}
+		_, err = sa.StorageV1().VolumeAttachments().List(ctx, metav1.ListOptions{Limit: 1})
+		return apierrors.IsForbidden(err), fmt.Sprintf("list volumeattachments: %v", err)
+	})
+	c := rbacInformers(t, cfg)
+	for _, kind := range []string{state.KindVolumeAttachment, state.KindPVC} {
+		if why := c.Unwatched(kind); !strings.Contains(why, "forbidden") {
+			t.Errorf("%s unwatched because %q, want the API server's refusal", kind, why)
+		}
+	}
+}
+
+// rbacInformers: the informers list and watch every kind and sync; it returns the state they fed.
+func rbacInformers(t *testing.T, cfg *rest.Config) *state.Cluster {
 	cluster := state.NewCluster(clock.RealClock{})
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
@@ -148,6 +196,7 @@ func rbacInformers(t *testing.T, cfg *rest.Config) {
 		}
 		return cluster.Synced(), "not synced"
 	})
+	return cluster
 }
 
 // rbacWriter: every Writer method succeeds as the service account.

@@ -14,6 +14,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/engine/termination"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -238,10 +239,14 @@ func TestTerminationWaitsForVolumesToDetach(t *testing.T) {
 		detach   bool          // the attach-detach controller removes the attachment after 2 minutes
 		wait     bool          // termination must wait for it
 		detached metav1.ConditionStatus
+		// unwatched: the identity may not read VolumeAttachments; termination says so once and
+		// does not wait.
+		unwatched bool
 	}{
 		{name: "detached in time", heldBy: "db", detach: true, wait: true, detached: metav1.ConditionTrue},
 		{name: "never detached, the grace period ends it", grace: 4 * time.Minute, heldBy: "db", wait: true, detached: metav1.ConditionFalse},
 		{name: "held by a pod that stays", heldBy: "agent", detached: metav1.ConditionTrue},
+		{name: "attachments unreadable", heldBy: "db", unwatched: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var opts []enginetest.NodePoolOption
@@ -249,6 +254,9 @@ func TestTerminationWaitsForVolumesToDetach(t *testing.T) {
 				opts = append(opts, terminationGracePeriod(tc.grace))
 			}
 			h := newHarness(t)
+			if tc.unwatched {
+				h.Cluster.MarkUnwatched(state.KindVolumeAttachment, `volumeattachments.storage.k8s.io is forbidden`)
+			}
 			h.NodePool("default", append(opts, consolidateAfter(time.Hour))...)
 			claim := func(name string) enginetest.PodOption {
 				return func(p *corev1.Pod) {
@@ -292,6 +300,18 @@ func TestTerminationWaitsForVolumesToDetach(t *testing.T) {
 			}
 			if !h.journaled(journal.KindTermination, "Terminated", node.NodeClaim.Name) {
 				t.Error("termination not journaled")
+			}
+			if tc.unwatched {
+				notes := 0
+				for _, e := range h.entries(journal.KindTermination) {
+					if e.Reason == "VolumesUnknown" && strings.Contains(e.Message, "forbidden") {
+						notes++
+					}
+				}
+				if notes != 1 {
+					t.Errorf("%d VolumesUnknown entries, want 1", notes)
+				}
+				return
 			}
 			var last metav1.ConditionStatus
 			for _, e := range h.entries(journal.KindAction) {

@@ -62,6 +62,8 @@ type Cluster struct {
 	// marked are the NodeClaims a disruption command is replacing or removing.
 	marked  map[string]struct{}
 	synced  map[string]bool
+	// unwatched says, per kind the identity may not read, why it is not watched.
+	unwatched map[string]string
 	version uint64
 	// provisioning counts the changes that may need new capacity: a pod becoming or staying
 	// provisionable, a NodeClaim or NodePool going away or changing.
@@ -87,6 +89,7 @@ func NewCluster(c clock.Clock) *Cluster {
 		nominated:    map[string]time.Time{},
 		marked:       map[string]struct{}{},
 		synced:       map[string]bool{},
+		unwatched:    map[string]string{},
 	}
 }
 
@@ -116,6 +119,22 @@ func (c *Cluster) MarkSynced(kind string) {
 	defer c.mu.Unlock()
 	c.synced[kind] = true
 	c.changed()
+}
+
+// MarkUnwatched records that a kind the engine can do without cannot be read (the identity lacks
+// the permission), and why; the kind counts as synced, empty.
+func (c *Cluster) MarkUnwatched(kind, why string) {
+	c.mu.Lock()
+	c.unwatched[kind] = why
+	c.mu.Unlock()
+	c.MarkSynced(kind)
+}
+
+// Unwatched says why a kind is not watched, or "" when it is.
+func (c *Cluster) Unwatched(kind string) string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.unwatched[kind]
 }
 
 // Synced reports whether every kind has synced.

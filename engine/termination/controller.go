@@ -1,6 +1,7 @@
 package termination
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -33,6 +34,8 @@ type Controller struct {
 	clock   clock.WithTicker
 	// retries holds, per pod, when an eviction refused by a budget may be tried again.
 	retries map[types.NamespacedName]retry
+	// volumesUnknown is set once the journal said that volumes cannot be waited for.
+	volumesUnknown bool
 }
 
 type retry struct {
@@ -148,6 +151,15 @@ func (c *Controller) awaitVolumes(ctx context.Context, sn *state.Node, deadline,
 	nc := sn.NodeClaim
 	// Decided once: after that, the instance is going and its pods with it.
 	if cond := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeVolumesDetached); cond != nil && cond.Status != metav1.ConditionUnknown {
+		return false, nil
+	}
+	if why := cmp.Or(c.cluster.Unwatched(state.KindVolumeAttachment), c.cluster.Unwatched(state.KindPVC)); why != "" {
+		if !c.volumesUnknown {
+			c.volumesUnknown = true
+			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "VolumesUnknown",
+				Message: "instances are terminated without waiting for their volumes to detach: " + why +
+					" (grant list and watch on volumeattachments and persistentvolumeclaims)"})
+		}
 		return false, nil
 	}
 	var staying []*corev1.Pod
