@@ -60,11 +60,11 @@ type Cluster struct {
 	// for pods it placed there; disruption leaves such nodes alone.
 	nominated map[string]time.Time
 	// marked are the NodeClaims a disruption command is replacing or removing.
-	marked  map[string]struct{}
-	synced  map[string]bool
+	marked map[string]struct{}
+	synced map[string]bool
 	// unwatched says, per kind the identity may not read, why it is not watched.
 	unwatched map[string]string
-	version uint64
+	version   uint64
 	// provisioning counts the changes that may need new capacity: a pod becoming or staying
 	// provisionable, a NodeClaim or NodePool going away or changing.
 	provisioning uint64
