@@ -404,7 +404,8 @@ func TestOtherHashSchemesAreRehashed(t *testing.T) {
 }
 
 // TestDoNotDisruptAnnotationEvents: Karpenter's pod events for the annotation: when a duration
-// keeps the node until, and, once, that an invalid value is ignored.
+// keeps the node until, and, once each, that an invalid value is ignored and that a duration has
+// elapsed.
 func TestDoNotDisruptAnnotationEvents(t *testing.T) {
 	for _, tc := range []struct {
 		value, reason, text string
@@ -412,6 +413,7 @@ func TestDoNotDisruptAnnotationEvents(t *testing.T) {
 	}{
 		{"30m", "DoNotDisruptUntil", "The karpenter.sh/do-not-disrupt grace period will elapse at ", true},
 		{"soon", "InvalidDoNotDisruptAnnotation", `Invalid karpenter.sh/do-not-disrupt annotation: failed to parse "soon" as a duration`, false},
+		{"90s", "DoNotDisruptGracePeriodElapsed", "The karpenter.sh/do-not-disrupt grace period has elapsed, pod is now disruptable", false},
 	} {
 		t.Run(tc.value, func(t *testing.T) {
 			h := newHarness(t)

@@ -70,8 +70,8 @@ type Controller struct {
 	lastDryRun string
 	// cache keeps the NodePools' instance type tables from one pass to the next.
 	cache scheduling.Cache
-	// invalid are the pods last found with an invalid do-not-disrupt annotation (warned once).
-	invalid map[types.UID]bool
+	// told are the pods whose do-not-disrupt annotation was last found not to hold (told once).
+	told map[types.UID]bool
 }
 
 type inflight struct {
@@ -100,7 +100,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		}
 	}
 	now := c.clock.Now()
-	c.reportInvalidDoNotDisrupt(snap, now)
+	c.reportDoNotDisrupt(snap, now)
 	if c.inflight != nil {
 		return c.advance(ctx, snap, now)
 	}
@@ -139,30 +139,35 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	return nil
 }
 
-// reportInvalidDoNotDisrupt warns, once per pod, on each pod of a managed node whose
-// karpenter.sh/do-not-disrupt annotation is ignored because its value is invalid, as Karpenter does.
-func (c *Controller) reportInvalidDoNotDisrupt(snap *state.Snapshot, now time.Time) {
-	invalid := map[types.UID]bool{}
+// reportDoNotDisrupt tells, once per pod of a managed node, what Karpenter tells of a
+// karpenter.sh/do-not-disrupt annotation that no longer holds: a value that is invalid and
+// ignored (a warning), or a grace period that has elapsed.
+func (c *Controller) reportDoNotDisrupt(snap *state.Snapshot, now time.Time) {
+	told := map[types.UID]bool{}
 	for _, sn := range snap.Nodes {
 		if !sn.Managed() {
 			continue
 		}
 		for _, p := range sn.Pods {
-			err := pods.InvalidDoNotDisrupt(p)
-			if err == nil {
+			e := journal.Entry{Time: now, Kind: journal.KindDisruption, Nodes: []string{sn.Name()}, NodePool: sn.NodePool(), Pods: []string{p.Namespace + "/" + p.Name}}
+			if err := pods.InvalidDoNotDisrupt(p); err != nil {
+				msg := fmt.Sprintf("Invalid %s annotation: %v, ignoring annotation", karpv1.DoNotDisruptAnnotationKey, err)
+				e.Reason, e.Message = "InvalidDoNotDisruptAnnotation", fmt.Sprintf("pod %s/%s: %s", p.Namespace, p.Name, msg)
+				e.Events = []journal.Event{{Object: p, Type: corev1.EventTypeWarning, Reason: "InvalidDoNotDisruptAnnotation", Message: msg}}
+			} else if until, forever, ok := pods.DoNotDisruptUntil(p); ok && !forever && !now.Before(until) {
+				msg := fmt.Sprintf("The %s grace period has elapsed, pod is now disruptable", karpv1.DoNotDisruptAnnotationKey)
+				e.Reason, e.Message = "DoNotDisruptGracePeriodElapsed", fmt.Sprintf("pod %s/%s: %s", p.Namespace, p.Name, msg)
+				e.Events = []journal.Event{{Object: p, Type: corev1.EventTypeNormal, Reason: "DoNotDisruptGracePeriodElapsed", Message: msg}}
+			} else {
 				continue
 			}
-			invalid[p.UID] = true
-			if c.invalid[p.UID] {
-				continue
+			told[p.UID] = true
+			if !c.told[p.UID] {
+				c.journal.Record(e)
 			}
-			msg := fmt.Sprintf("Invalid %s annotation: %v, ignoring annotation", karpv1.DoNotDisruptAnnotationKey, err)
-			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Reason: "InvalidDoNotDisruptAnnotation", Nodes: []string{sn.Name()},
-				NodePool: sn.NodePool(), Pods: []string{p.Namespace + "/" + p.Name}, Message: fmt.Sprintf("pod %s/%s: %s", p.Namespace, p.Name, msg),
-				Events: []journal.Event{{Object: p, Type: corev1.EventTypeWarning, Reason: "InvalidDoNotDisruptAnnotation", Message: msg}}})
 		}
 	}
-	c.invalid = invalid
+	c.told = told
 }
 
 // candidateEvents is the event on each candidate's node and NodeClaim.
