@@ -278,9 +278,31 @@ func (c *Controller) initialize(ctx context.Context, sn *state.Node) error {
 	if changed, err := c.setConditionOnce(ctx, nc.Name, karpv1.ConditionTypeInitialized, now, nil); err != nil || !changed {
 		return err
 	}
-	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindInitialization, Reason: "Initialized", NodeClaims: []string{nc.Name},
-		Nodes: []string{n.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("initialized nodeclaim %s (node %s is ready for pods)", nc.Name, n.Name)})
+	e := journal.Entry{Time: now, Kind: journal.KindInitialization, Reason: "Initialized", NodeClaims: []string{nc.Name},
+		Nodes: []string{n.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("initialized nodeclaim %s (node %s is ready for pods)", nc.Name, n.Name)}
+	for _, issue := range shapeIssues(n, nc) {
+		e.Message += "; " + issue
+		e.Events = append(e.Events, journal.Event{Object: nc, Type: corev1.EventTypeWarning, Reason: "FailedConsistencyCheck", Message: issue})
+	}
+	c.journal.Record(e)
 	return nil
+}
+
+// shapeIssues compares, as Karpenter's consistency check does, the capacity the node reports
+// with what the NodeClaim expected, for each resource the NodeClaim requests: less than 90% is an
+// issue (a type whose capacity the provider overestimates, a kubelet misconfigured).
+func shapeIssues(n *corev1.Node, nc *karpv1.NodeClaim) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(nc.Spec.Resources.Requests)) {
+		requested, expected, found := nc.Spec.Resources.Requests[name], nc.Status.Capacity[name], n.Status.Capacity[name]
+		if requested.IsZero() || expected.IsZero() {
+			continue
+		}
+		if pct := found.AsApproximateFloat64() / expected.AsApproximateFloat64(); pct < 0.90 {
+			out = append(out, fmt.Sprintf("expected %s of resource %s, but found %s (%0.1f%% of expected)", expected.String(), name, found.String(), pct*100))
+		}
+	}
+	return out
 }
 
 // setConditionOnce sets a condition true (and applies also, if given) unless the NodeClaim, read
