@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/requirements"
@@ -96,6 +97,25 @@ func zonesOf(r *Results) map[string]int {
 
 const testKey, testValue = "test-key", "test-value"
 
+// staticPool is a NodePool of two replicas whose EC2NodeClass exists.
+func staticPool(name string) *karpv1.NodePool {
+	np := &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	np.Spec.Replicas = ptr.To[int64](2)
+	np.Spec.Template.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: "default"}
+	return np
+}
+
+// leftOut names, as the solve's unlaunchable NodePools, those Unlaunchable leaves out.
+func leftOut(nps ...*karpv1.NodePool) func(*Input) {
+	return func(in *Input) {
+		for _, np := range nps {
+			if r, ok := Unlaunchable(np, func(string) bool { return true }); ok {
+				in.Unlaunchable = append(in.Unlaunchable, r)
+			}
+		}
+	}
+}
+
 // karpenterCases are the restated cases, by the name Karpenter's suites give them.
 var karpenterCases = map[string]func(t *testing.T){
 	"Provisioning / should provision nodes": func(t *testing.T) {
@@ -103,6 +123,31 @@ var karpenterCases = map[string]func(t *testing.T){
 	},
 	"Provisioning / Should provision nodes for multiple pods": func(t *testing.T) {
 		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(3, "p", "1", "")), 3, 0, 1)
+	},
+	// NodePools that cannot launch for pods (static, deleting) are left out of a solve, named among
+	// the pods' reasons, as provisioning and plan do through Unlaunchable.
+	"Provisioning / StaticNodePool / should not create NodeClaims for StaticNodePool": func(t *testing.T) {
+		r := solve(nil, pods(2, "p", "1", ""), leftOut(staticPool("static")))
+		expect(t, r, 0, 2, 0)
+		if code := r.Unschedulable[0].Reasons[0].Code; code != ReasonStaticNodePool {
+			t.Errorf("reason %s, want %s", code, ReasonStaticNodePool)
+		}
+	},
+	"Provisioning / StaticNodePool / should still provision dynamic NodeClaims when there are both Static and Dynamic NodePools": func(t *testing.T) {
+		r := solve([]NodePool{pool("dynamic", 0, world())}, pods(2, "p", "1", ""), leftOut(staticPool("static")))
+		expect(t, r, 2, 0, 1)
+		if got := r.NewNodeClaims[0].NodePool; got != "dynamic" {
+			t.Errorf("nodeclaim of %s, want dynamic", got)
+		}
+	},
+	"Provisioning / should ignore NodePools that are deleting": func(t *testing.T) {
+		deleting := staticPool("deleting")
+		deleting.Spec.Replicas, deleting.DeletionTimestamp = nil, &metav1.Time{}
+		r := solve(nil, pods(1, "p", "1", ""), leftOut(deleting))
+		expect(t, r, 0, 1, 0)
+		if code := r.Unschedulable[0].Reasons[0].Code; code != ReasonNodePoolDeleting {
+			t.Errorf("reason %s, want %s", code, ReasonNodePoolDeleting)
+		}
 	},
 	"Provisioning / should mark pod as unschedulable if there are no valid nodepools": func(t *testing.T) {
 		expect(t, solve(nil, pods(1, "p", "1", "")), 0, 1, 0)
