@@ -171,6 +171,21 @@ var karpenterCases = map[string]func(t *testing.T){
 		np.Usage = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100")}
 		expect(t, solve([]NodePool{np}, pods(1, "p", "1", "")), 0, 1, 0)
 	},
+	"Provisioning / Resource Limits / should not schedule if limits would be exceeded": func(t *testing.T) {
+		// 2.1 CPUs need a 3-CPU type, past a limit of 2.
+		np := pool("default", 0, world())
+		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		expect(t, solve([]NodePool{np}, pods(1, "p", "2.1", "")), 0, 1, 0)
+	},
+	"Provisioning / Resource Limits / should not schedule to a nodepool after a scheduling round if limits would be exceeded": func(t *testing.T) {
+		np := pool("default", 0, world())
+		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		first := solve([]NodePool{np}, pods(1, "a", "1.75", ""))
+		expect(t, first, 1, 0, 1)
+		// The next round counts the 2-CPU node launched against the limit.
+		np.Usage = first.NewNodeClaims[0].InstanceType.Capacity
+		expect(t, solve([]NodePool{np}, pods(1, "b", "1.75", "")), 0, 1, 0)
+	},
 	"Provisioning / Resource Limits / should schedule if limits would be met": func(t *testing.T) {
 		np := pool("default", 0, world())
 		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
