@@ -170,6 +170,10 @@ func (p *Provider) templatesFor(ctx context.Context, nodeClaim *karpv1.NodeClaim
 		if tenancyOf(nodeClaim) == instancetype.TenancyDedicated {
 			cfg.Tenancy = instancetype.TenancyDedicated
 		}
+		cfg.IPPrefixCount, cfg.ConnectionTracking, cfg.NetworkInterfaces = nc.Spec.IPPrefixCount, nc.Spec.ConnectionTracking, nc.Spec.NetworkInterfaces
+		if o := nc.Spec.CPUOptions; o != nil && o.NestedVirtualization != nil {
+			cfg.NestedVirtualization = *o.NestedVirtualization
+		}
 		name, err := p.launchTemplate(ctx, cfg)
 		if err != nil {
 			return nil, nil, fmt.Errorf("ec2nodeclass %q: %w", nc.Name, err)

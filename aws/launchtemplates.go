@@ -33,6 +33,11 @@ type launchConfig struct {
 	Tags               map[string]string
 	// Tenancy is "dedicated" for dedicated instances, "" for shared ones (EC2's default).
 	Tenancy string `json:",omitempty"`
+	// The EC2NodeClass's network and CPU settings (unset ones leave EC2's defaults).
+	IPPrefixCount        *int32                    `json:",omitempty"`
+	ConnectionTracking   *awsv1.ConnectionTracking `json:",omitempty"`
+	NetworkInterfaces    []*awsv1.NetworkInterface `json:",omitempty"`
+	NestedVirtualization string                    `json:",omitempty"`
 }
 
 // launchTemplatePrefix starts the name of every launch template the provider creates.
@@ -93,17 +98,45 @@ func (c *launchConfig) templateData() *ec2types.RequestLaunchTemplateData {
 	if c.InstanceProfile != "" {
 		data.IamInstanceProfile = &ec2types.LaunchTemplateIamInstanceProfileSpecificationRequest{Name: sdkaws.String(c.InstanceProfile)}
 	}
-	if c.AssociatePublicIP != nil {
-		// The public address is a property of the network interface, which then holds the groups.
-		data.NetworkInterfaces = []ec2types.LaunchTemplateInstanceNetworkInterfaceSpecificationRequest{{
-			DeviceIndex:              sdkaws.Int32(0),
-			AssociatePublicIpAddress: c.AssociatePublicIP,
-			Groups:                   c.SecurityGroups,
-		}}
-	} else {
+	if c.NestedVirtualization != "" {
+		data.CpuOptions = &ec2types.LaunchTemplateCpuOptionsRequest{NestedVirtualization: ec2types.NestedVirtualizationSpecification(c.NestedVirtualization)}
+	}
+	data.NetworkInterfaces = c.networkInterfaces()
+	if data.NetworkInterfaces == nil {
 		data.SecurityGroupIds = c.SecurityGroups
 	}
 	return data
+}
+
+// networkInterfaces are the template's interfaces, as Karpenter writes them: the EC2NodeClass's
+// own (an EFA-only one gets no prefixes, public address or connection tracking), or one primary
+// interface when a public address, prefixes or connection tracking are asked for; nil when none
+// is (the groups are then the template's).
+func (c *launchConfig) networkInterfaces() []ec2types.LaunchTemplateInstanceNetworkInterfaceSpecificationRequest {
+	var tracking *ec2types.ConnectionTrackingSpecificationRequest
+	if ct := c.ConnectionTracking; ct != nil {
+		tracking = &ec2types.ConnectionTrackingSpecificationRequest{TcpEstablishedTimeout: ct.TCPEstablishedTimeout,
+			UdpStreamTimeout: ct.UDPStreamTimeout, UdpTimeout: ct.UDPTimeout}
+	}
+	if len(c.NetworkInterfaces) == 0 {
+		if c.AssociatePublicIP == nil && c.IPPrefixCount == nil && tracking == nil {
+			return nil
+		}
+		return []ec2types.LaunchTemplateInstanceNetworkInterfaceSpecificationRequest{{DeviceIndex: sdkaws.Int32(0),
+			AssociatePublicIpAddress: c.AssociatePublicIP, Ipv4PrefixCount: c.IPPrefixCount, Groups: c.SecurityGroups,
+			ConnectionTrackingSpecification: tracking}}
+	}
+	out := make([]ec2types.LaunchTemplateInstanceNetworkInterfaceSpecificationRequest, 0, len(c.NetworkInterfaces))
+	for _, ni := range c.NetworkInterfaces {
+		req := ec2types.LaunchTemplateInstanceNetworkInterfaceSpecificationRequest{NetworkCardIndex: sdkaws.Int32(ni.NetworkCardIndex),
+			DeviceIndex: sdkaws.Int32(ni.DeviceIndex), InterfaceType: sdkaws.String(string(ni.InterfaceType)), Groups: c.SecurityGroups}
+		// EC2 refuses these on an EFA-only interface.
+		if ni.InterfaceType != awsv1.InterfaceTypeEFAOnly {
+			req.Ipv4PrefixCount, req.AssociatePublicIpAddress, req.ConnectionTrackingSpecification = c.IPPrefixCount, c.AssociatePublicIP, tracking
+		}
+		out = append(out, req)
+	}
+	return out
 }
 
 func blockDeviceMappings(mappings []*awsv1.BlockDeviceMapping) []ec2types.LaunchTemplateBlockDeviceMappingRequest {

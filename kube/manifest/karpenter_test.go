@@ -33,8 +33,9 @@ spec:
 			`NodePool "web": Karpenter v1.14 refuses it (spec.disruption.consolidateAfter: Required value); planned with consolidateAfter 0s; fix: add consolidateAfter: 0s under spec.disruption`},
 		{"disruption with consolidateAfter", nodePool + "  disruption: {consolidateAfter: 1m}\n", ""},
 		{"no disruption block", nodePool, ""},
-		{"fields kept but not applied", nodeClass + "  networkInterfaces: [{networkCardIndex: 0, deviceIndex: 0, interfaceType: interface}]\n  cpuOptions: {nestedVirtualization: enabled}\n",
-			`EC2NodeClass "net": nodepilot keeps but does not yet apply spec.networkInterfaces, spec.cpuOptions: its instances launch with EC2's defaults there (Karpenter applies them)`},
+		{"fields kept but not applied", nodeClass + "  placementGroupSelector: {name: analytics}\n",
+			`EC2NodeClass "net": nodepilot keeps but does not yet apply spec.placementGroupSelector: its instances launch with EC2's defaults there (Karpenter applies them)`},
+		{"network and CPU settings applied", nodeClass + "  networkInterfaces: [{networkCardIndex: 0, deviceIndex: 0, interfaceType: interface}]\n  cpuOptions: {nestedVirtualization: enabled}\n  ipPrefixCount: 2\n", ""},
 		{"all applied", nodeClass, ""},
 	}
 	for _, tt := range tests {

@@ -103,21 +103,8 @@ func validateNetworkInterfaces(path *field.Path, nis []*NetworkInterface) field.
 // Karpenter, given the object back, applies them) but does not yet apply to the instances it
 // launches, which get EC2's defaults for them instead.
 func (nc *EC2NodeClass) UnappliedFields() []string {
-	s := &nc.Spec
-	var out []string
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{
-		{"placementGroupSelector", s.PlacementGroupSelector != nil},
-		{"ipPrefixCount", s.IPPrefixCount != nil},
-		{"networkInterfaces", len(s.NetworkInterfaces) > 0},
-		{"connectionTracking", s.ConnectionTracking != nil},
-		{"cpuOptions", s.CPUOptions != nil},
-	} {
-		if f.set {
-			out = append(out, "spec."+f.name)
-		}
+	if nc.Spec.PlacementGroupSelector != nil {
+		return []string{"spec.placementGroupSelector"}
 	}
-	return out
+	return nil
 }
