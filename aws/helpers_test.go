@@ -47,6 +47,16 @@ func ec2TypeInfo(e catalog.Entry) ec2types.InstanceTypeInfo {
 			}},
 		},
 	}
+	if e.NestedVirtualization {
+		info.ProcessorInfo.SupportedFeatures = []ec2types.SupportedAdditionalProcessorFeature{ec2types.SupportedAdditionalProcessorFeatureNestedVirtualization}
+	}
+	if e.NetworkCards > 0 {
+		info.NetworkInfo.MaximumNetworkCards = sdkaws.Int32(int32(e.NetworkCards))
+	}
+	if e.EFAInterfaces > 0 {
+		info.NetworkInfo.EfaSupported = sdkaws.Bool(true)
+		info.NetworkInfo.EfaInfo = &ec2types.EfaInfo{MaximumEfaInterfaces: sdkaws.Int32(int32(e.EFAInterfaces))}
+	}
 	if e.CPUManufacturer != "" {
 		info.ProcessorInfo.Manufacturer = sdkaws.String(e.CPUManufacturer)
 	}

@@ -140,6 +140,10 @@ func infoFromEC2(t *ec2types.InstanceTypeInfo) (info instancetype.Info, ok bool)
 		if n.EncryptionInTransitSupported != nil {
 			info.EncryptionInTransit = strconv.FormatBool(*n.EncryptionInTransitSupported)
 		}
+		info.NetworkCards = int64(sdkaws.ToInt32(n.MaximumNetworkCards))
+		if sdkaws.ToBool(n.EfaSupported) && n.EfaInfo != nil {
+			info.EFAInterfaces = int64(sdkaws.ToInt32(n.EfaInfo.MaximumEfaInterfaces))
+		}
 	}
 	labelFacts(t, &info)
 	return info, true
@@ -150,6 +154,7 @@ func infoFromEC2(t *ec2types.InstanceTypeInfo) (info instancetype.Info, ok bool)
 // the NVMe instance store, and a single inference accelerator or Neuron device.
 func labelFacts(t *ec2types.InstanceTypeInfo, info *instancetype.Info) {
 	info.CPUManufacturer = sdkaws.ToString(t.ProcessorInfo.Manufacturer)
+	info.NestedVirtualization = slices.Contains(t.ProcessorInfo.SupportedFeatures, ec2types.SupportedAdditionalProcessorFeatureNestedVirtualization)
 	info.CPUSustainedClockMHz = int64(math.Round(sdkaws.ToFloat64(t.ProcessorInfo.SustainedClockSpeedInGhz) * 1000))
 	if e := t.EbsInfo; e != nil && e.EbsOptimizedInfo != nil && e.EbsOptimizedSupport == ec2types.EbsOptimizedSupportDefault {
 		info.EBSBandwidthMbps = int64(sdkaws.ToInt32(e.EbsOptimizedInfo.MaximumBandwidthInMbps))
@@ -199,6 +204,7 @@ type typeQuery struct {
 	opts   instancetype.Options
 	zones  []string
 	arches []string
+	needs  instancetype.Needs
 }
 
 // buildInstanceTypes turns the refreshed EC2 facts into the engine's instance types for one
@@ -208,7 +214,7 @@ type typeQuery struct {
 func buildInstanceTypes(d *ec2Snapshot, q typeQuery, unavailable map[offering]bool) []*cloudprovider.InstanceType {
 	out := make([]*cloudprovider.InstanceType, 0, len(d.infos))
 	for _, info := range d.infos {
-		if !slices.Contains(q.arches, info.Arch) {
+		if !slices.Contains(q.arches, info.Arch) || !q.needs.Met(info) {
 			continue
 		}
 		offerings := d.offerings(info.Name, q.zones, unavailable)

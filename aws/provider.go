@@ -265,9 +265,9 @@ func (p *Provider) instanceTypesFor(ctx context.Context, nc *awsv1.EC2NodeClass,
 			return nil, fmt.Errorf("no instance types known: %s", p.data.statusOf(dataInstanceTypes).Err)
 		}
 	}
-	q := typeQuery{opts: instancetype.OptionsFor(nc), zones: zonesOf(r.subnets), arches: arches(r.amis)}
+	q := typeQuery{opts: instancetype.OptionsFor(nc), zones: zonesOf(r.subnets), arches: arches(r.amis), needs: instancetype.NeedsOf(nc)}
 	unavailable, gen := p.unavailable.snapshot()
-	key := cacheKey(q.opts, q.zones, q.arches) + "/" + strconv.FormatUint(snap.generation, 10) + "/" + strconv.FormatUint(gen, 10)
+	key := cacheKey(q.opts, q.zones, q.arches, q.needs) + "/" + strconv.FormatUint(snap.generation, 10) + "/" + strconv.FormatUint(gen, 10)
 	return p.types.get(key, func() []*cloudprovider.InstanceType { return buildInstanceTypes(snap, q, unavailable) }), nil
 }
 

@@ -63,7 +63,7 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) *Pr
 		}
 		ref := np.Spec.Template.Spec.NodeClassRef
 		if _, ok := types[ref.Name]; !ok {
-			types[ref.Name] = cat.InstanceTypes(catalog.Options{Options: instancetype.OptionsFor(classes[ref.Name])})
+			types[ref.Name] = cat.InstanceTypes(catalog.Options{Options: instancetype.OptionsFor(classes[ref.Name]), Needs: instancetype.NeedsOf(classes[ref.Name])})
 		}
 		if np.IsStatic() {
 			pr.addStatic(np, types[ref.Name], set)

@@ -75,6 +75,8 @@ type Options struct {
 	instancetype.Options
 	// Zones, when set, limits the offerings to these zones.
 	Zones []string
+	// Needs leave out the types the node class's settings cannot launch.
+	Needs instancetype.Needs
 }
 
 // InstanceTypes builds the engine's instance types: an on-demand offering at the list price and a
@@ -82,6 +84,9 @@ type Options struct {
 func (c *Catalog) InstanceTypes(opts Options) []*cloudprovider.InstanceType {
 	out := make([]*cloudprovider.InstanceType, 0, len(c.Entries))
 	for _, e := range c.Entries {
+		if !opts.Needs.Met(e.Info) {
+			continue
+		}
 		var offerings cloudprovider.Offerings
 		for _, zone := range e.Zones {
 			if len(opts.Zones) > 0 && !contains(opts.Zones, zone) {
@@ -156,7 +161,7 @@ func typeColumns() []string {
 	return []string{"name", "family", "category", "generation", "size", "arch", "vcpu", "memory_mib",
 		"gpu_count", "gpu_name", "gpu_memory_mib", "max_pods_eni", "network_gbps", "ondemand_usd_per_hour", "current_generation",
 		"cpu_manufacturer", "cpu_sustained_clock_mhz", "ebs_bandwidth_mbps", "encryption_in_transit", "local_nvme_gb",
-		"accelerator_name", "accelerator_manufacturer", "accelerator_count"}
+		"accelerator_name", "accelerator_manufacturer", "accelerator_count", "nested_virtualization", "network_cards", "efa_max_interfaces"}
 }
 
 func parseTypes(b []byte, zones map[string][]string) ([]Entry, error) {
@@ -192,6 +197,9 @@ func parseTypes(b []byte, zones map[string][]string) ([]Entry, error) {
 				AcceleratorName:         row[20],
 				AcceleratorManufacturer: row[21],
 				AcceleratorCount:        p.intOrZero(22),
+				NestedVirtualization:    row[23] == "true",
+				NetworkCards:            p.intOrZero(24),
+				EFAInterfaces:           p.intOrZero(25),
 			},
 			OnDemandPrice:     p.float(13),
 			CurrentGeneration: row[14] == "true",

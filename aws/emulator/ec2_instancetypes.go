@@ -42,6 +42,7 @@ type xmlInstanceType struct {
 
 type xmlProcessor struct {
 	SupportedArchitectures   []string `xml:"supportedArchitectures>item"`
+	SupportedFeatures        []string `xml:"supportedFeatures>item,omitempty"`
 	Manufacturer             string   `xml:"manufacturer,omitempty"`
 	SustainedClockSpeedInGhz string   `xml:"sustainedClockSpeedInGhz,omitempty"`
 }
@@ -104,6 +105,11 @@ type xmlNetworkInfo struct {
 	EnaSupport                   string           `xml:"enaSupport"`
 	EfaSupported                 bool             `xml:"efaSupported"`
 	EncryptionInTransitSupported *bool            `xml:"encryptionInTransitSupported,omitempty"`
+	EfaInfo                      *xmlEfaInfo      `xml:"efaInfo,omitempty"`
+}
+
+type xmlEfaInfo struct {
+	MaximumEfaInterfaces int64 `xml:"maximumEfaInterfaces"`
 }
 
 type xmlNetworkCard struct {
@@ -241,6 +247,15 @@ func (t *instanceType) xml() xmlInstanceType {
 		NitroTpmSupport:               "supported",
 	}
 	// The catalog's facts, where it has them (PROVENANCE.md): what is unknown is left out.
+	if t.NestedVirtualization {
+		x.ProcessorInfo.SupportedFeatures = []string{"nested-virtualization"}
+	}
+	if t.NetworkCards > 0 {
+		x.NetworkInfo.MaximumNetworkCards = t.NetworkCards
+	}
+	if t.EFAInterfaces > 0 {
+		x.NetworkInfo.EfaSupported, x.NetworkInfo.EfaInfo = true, &xmlEfaInfo{MaximumEfaInterfaces: t.EFAInterfaces}
+	}
 	if t.CPUSustainedClockMHz > 0 {
 		x.ProcessorInfo.SustainedClockSpeedInGhz = strconv.FormatFloat(float64(t.CPUSustainedClockMHz)/1000, 'f', -1, 64)
 	}

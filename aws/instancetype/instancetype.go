@@ -45,6 +45,10 @@ type Info struct {
 	// Accelerator is the type's one inference accelerator or Neuron device, if it has one.
 	AcceleratorName, AcceleratorManufacturer string
 	AcceleratorCount                         int64
+	// NestedVirtualization is set when the processor supports it; NetworkCards and
+	// EFAInterfaces count the network cards and the EFA interfaces it takes (0 when unknown).
+	NestedVirtualization        bool
+	NetworkCards, EFAInterfaces int64
 }
 
 // Kubelet holds the EC2NodeClass kubelet settings that change capacity and overhead.

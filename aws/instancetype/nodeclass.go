@@ -54,3 +54,37 @@ func ephemeralVolume(nc *awsv1.EC2NodeClass) *resource.Quantity {
 	}
 	return &size
 }
+
+// Needs are what an EC2NodeClass's network and CPU settings ask of an instance type, as
+// Karpenter's compatibility checks: nested virtualization, the Nitro hypervisor for connection
+// tracking, enough network cards for its interfaces and enough EFA interfaces for its EFA-only
+// ones.
+type Needs struct {
+	NestedVirtualization, Nitro bool
+	NetworkCards, EFAInterfaces int64
+}
+
+// NeedsOf reads an EC2NodeClass's needs.
+func NeedsOf(nc *awsv1.EC2NodeClass) Needs {
+	var n Needs
+	if nc == nil {
+		return n
+	}
+	if o := nc.Spec.CPUOptions; o != nil && o.NestedVirtualization != nil && *o.NestedVirtualization == "enabled" {
+		n.NestedVirtualization = true
+	}
+	n.Nitro = nc.Spec.ConnectionTracking != nil
+	for _, ni := range nc.Spec.NetworkInterfaces {
+		n.NetworkCards = max(n.NetworkCards, int64(ni.NetworkCardIndex)+1)
+		if ni.InterfaceType == awsv1.InterfaceTypeEFAOnly {
+			n.EFAInterfaces++
+		}
+	}
+	return n
+}
+
+// Met reports whether a type can launch with these needs.
+func (n Needs) Met(info Info) bool {
+	return (!n.NestedVirtualization || info.NestedVirtualization) && (!n.Nitro || info.Hypervisor == "nitro") &&
+		info.NetworkCards >= n.NetworkCards && info.EFAInterfaces >= n.EFAInterfaces
+}

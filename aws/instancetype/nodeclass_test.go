@@ -1,6 +1,7 @@
 package instancetype
 
 import (
+	"slices"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -36,6 +37,41 @@ func TestNodeClassOptions(t *testing.T) {
 			}
 			if got := OptionsFor(nc).RootVolume.String(); got != tt.wantVolume {
 				t.Errorf("volume %s, want %s", got, tt.wantVolume)
+			}
+		})
+	}
+}
+
+// TestNeeds: an EC2NodeClass's network and CPU settings leave out the types that cannot launch
+// with them, as Karpenter's compatibility checks do.
+func TestNeeds(t *testing.T) {
+	enabled := "enabled"
+	nitro := Info{Name: "m6i.large", Hypervisor: "nitro", NetworkCards: 1}
+	efa := Info{Name: "p5.48xlarge", Hypervisor: "nitro", NetworkCards: 32, EFAInterfaces: 32, NestedVirtualization: true}
+	xen := Info{Name: "m4.large", NetworkCards: 1}
+	for _, tc := range []struct {
+		name string
+		spec func(*awsv1.EC2NodeClassSpec)
+		want []string // the types that can launch
+	}{
+		{"no settings", func(*awsv1.EC2NodeClassSpec) {}, []string{"m6i.large", "p5.48xlarge", "m4.large"}},
+		{"nested virtualization", func(s *awsv1.EC2NodeClassSpec) { s.CPUOptions = &awsv1.CPUOptions{NestedVirtualization: &enabled} }, []string{"p5.48xlarge"}},
+		{"connection tracking needs Nitro", func(s *awsv1.EC2NodeClassSpec) { s.ConnectionTracking = &awsv1.ConnectionTracking{} }, []string{"m6i.large", "p5.48xlarge"}},
+		{"EFA-only interfaces on a second card", func(s *awsv1.EC2NodeClassSpec) {
+			s.NetworkInterfaces = []*awsv1.NetworkInterface{{InterfaceType: awsv1.InterfaceTypeInterface}, {NetworkCardIndex: 1, InterfaceType: awsv1.InterfaceTypeEFAOnly}}
+		}, []string{"p5.48xlarge"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nc := &awsv1.EC2NodeClass{}
+			tc.spec(&nc.Spec)
+			var got []string
+			for _, info := range []Info{nitro, efa, xen} {
+				if NeedsOf(nc).Met(info) {
+					got = append(got, info.Name)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("launchable %v, want %v", got, tc.want)
 			}
 		})
 	}
