@@ -491,6 +491,63 @@ var karpenterCases = map[string]func(t *testing.T){
 			t.Errorf("pods per zone %v, want 1, 1, 2", zonesOf(r))
 		}
 	},
+	"Topology / Zonal / should balance pods across zones (match expressions)": func(t *testing.T) {
+		ps := pods(4, "p", "1", "", withLabels("test", "test"), func(p *corev1.Pod) {
+			p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: zoneKey, WhenUnsatisfiable: corev1.DoNotSchedule,
+				LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "test", Operator: metav1.LabelSelectorOpIn, Values: []string{"test"}}}}}}
+		})
+		r := solve([]NodePool{pool("default", 0, world())}, ps)
+		if counts := slices.Sorted(maps.Values(zonesOf(r))); fmt.Sprint(counts) != "[1 1 2]" {
+			t.Errorf("pods per zone %v, want 1, 1, 2", zonesOf(r))
+		}
+	},
+	"Topology / should ignore unknown topology keys": func(t *testing.T) {
+		spread := pod("spread", "1", "", withLabels("test", "test"), withSpread("unknown", 1, corev1.DoNotSchedule, map[string]string{"test": "test"}))
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{spread, pod("plain", "1", "")})
+		if placed := placement(r); placed["spread"] != "" || placed["plain"] == "" {
+			t.Errorf("placed %v, want the plain pod and not the one spread over an unknown key", placed)
+		}
+	},
+	"Topology / should not spread when a nil label selector is defined": func(t *testing.T) {
+		ps := pods(2, "p", "1", "", withLabels("test", "test"), func(p *corev1.Pod) {
+			p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: zoneKey, WhenUnsatisfiable: corev1.DoNotSchedule}}
+		})
+		r := solve([]NodePool{pool("default", 0, world())}, ps)
+		if z := zonesOf(r); len(z) != 1 || scheduledCount(r) != 2 {
+			t.Errorf("pods per zone %v, want both in one zone", z)
+		}
+	},
+	"Taints / should schedule pods that tolerate NodePool constraints": func(t *testing.T) {
+		np := pool("default", 0, world())
+		np.Taints = []corev1.Taint{{Key: "test-key", Value: "test-value", Effect: corev1.TaintEffectNoSchedule}}
+		tolerating := func(tol ...corev1.Toleration) podOption { return func(p *corev1.Pod) { p.Spec.Tolerations = tol } }
+		ps := []*corev1.Pod{
+			pod("exists", "1", "", tolerating(corev1.Toleration{Key: "test-key", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule})),
+			pod("equal", "1", "", tolerating(corev1.Toleration{Key: "test-key", Value: "test-value", Operator: corev1.TolerationOpEqual, Effect: corev1.TaintEffectNoSchedule})),
+			pod("none", "1", ""),
+			pod("other-key", "1", "", tolerating(corev1.Toleration{Key: "invalid", Operator: corev1.TolerationOpExists})),
+			pod("other-value", "1", "", tolerating(corev1.Toleration{Key: "test-key", Operator: corev1.TolerationOpEqual, Effect: corev1.TaintEffectNoSchedule})),
+		}
+		placed := placement(solve([]NodePool{np}, ps))
+		for name, want := range map[string]bool{"exists": true, "equal": true, "none": false, "other-key": false, "other-value": false} {
+			if (placed[name] != "") != want {
+				t.Errorf("pod %s placed: %v, want %v", name, placed[name] != "", want)
+			}
+		}
+	},
+	"Taints / should provision nodes with taints and schedule pods if the taint is only a startup taint": func(t *testing.T) {
+		np := pool("default", 0, world())
+		np.StartupTaints = []corev1.Taint{{Key: "ignore-me", Value: "nothing-to-see-here", Effect: corev1.TaintEffectNoSchedule}}
+		expect(t, solve([]NodePool{np}, pods(1, "p", "1", "")), 1, 0, 1)
+	},
+	"Topology / Pod Affinity/Anti-Affinity / should respect pod affinity (hostname)": func(t *testing.T) {
+		ps := pods(10, "spread", "1", "", withLabels("test", "test"), withSpread(corev1.LabelHostname, 1, corev1.DoNotSchedule, map[string]string{"test": "test"}))
+		ps = append(ps, pod("aff1", "1", "", withLabels("security", "s2")), pod("aff2", "1", "", withPodAffinity(corev1.LabelHostname, map[string]string{"security": "s2"})))
+		placed := placement(solve([]NodePool{pool("default", 0, world())}, ps))
+		if placed["aff1"] == "" || placed["aff1"] != placed["aff2"] {
+			t.Errorf("aff1 on %q, aff2 on %q: want the same node", placed["aff1"], placed["aff2"])
+		}
+	},
 	"Topology / Hostname / should balance pods across nodes": func(t *testing.T) {
 		ps := pods(4, "p", "1", "", withLabels("app", "web"), withSpread(corev1.LabelHostname, 1, corev1.DoNotSchedule, map[string]string{"app": "web"}))
 		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 4, 0, 4)
