@@ -692,6 +692,46 @@ var karpenterCases = map[string]func(t *testing.T){
 			t.Errorf("pods per zone %v, want 2 in each of zones 1 and 2", z)
 		}
 	},
+	"Topology / Zonal / should respect NodePool zonal constraints (subset) with labels": func(t *testing.T) {
+		np := labelled("default", world(), map[string]string{zoneKey: "test-zone-1"})
+		ps := pods(4, "p", "1", "", withLabels("test", "test"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"test": "test"}))
+		if z := zonesOf(solve([]NodePool{np}, ps)); len(z) != 1 || z["test-zone-1"] != 4 {
+			t.Errorf("pods per zone %v, want all four in test-zone-1", z)
+		}
+	},
+	"Topology / Zonal / should respect NodePool zonal constraints (subset) with requirements and labels": func(t *testing.T) {
+		np := labelled("default", world(), map[string]string{zoneKey: "test-zone-1"})
+		np.Requirements = np.Requirements.Add(requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2"))
+		ps := pods(4, "p", "1", "", withLabels("test", "test"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"test": "test"}))
+		if z := zonesOf(solve([]NodePool{np}, ps)); len(z) != 1 || z["test-zone-1"] != 4 {
+			t.Errorf("pods per zone %v, want all four in test-zone-1", z)
+		}
+	},
+	"Topology / Pod Affinity/Anti-Affinity / should support pod anti-affinity with a zone topology": func(t *testing.T) {
+		// As Karpenter, one pod per round: its zone is known once its node exists; the next round
+		// sees that node and places one more pod in another zone, until every zone holds one.
+		var nodes []ExistingNode
+		for round := 1; round <= 4; round++ {
+			ps := pods(3, fmt.Sprint("r", round), "1", "", withLabels("security", "s2"), withAntiAffinity(zoneKey, map[string]string{"security": "s2"}))
+			r := solve([]NodePool{pool("default", 0, world())}, ps, withNodes(nodes...))
+			want := map[bool]int{true: 1, false: 0}[round <= 3]
+			if len(r.NewNodeClaims) != want || scheduledCount(r) != want {
+				t.Fatalf("round %d: %d nodeclaims, %d pods placed; want %d", round, len(r.NewNodeClaims), scheduledCount(r), want)
+			}
+			for _, nc := range r.NewNodeClaims {
+				n := readyNode(fmt.Sprint("node-", round), "4", nil)
+				n.Labels[zoneKey], n.Pods = nc.Offering.Zone, nc.Pods
+				nodes = append(nodes, n)
+			}
+		}
+		zones := map[string]bool{}
+		for _, n := range nodes {
+			zones[n.Labels[zoneKey]] = true
+		}
+		if len(zones) != 3 {
+			t.Errorf("zones %v, want one pod in each of the three", zones)
+		}
+	},
 	"Topology / Hostname / should balance pods on the same hostname up to maxskew": func(t *testing.T) {
 		ps := pods(4, "p", "1", "", withLabels("app", "web"), withSpread(corev1.LabelHostname, 4, corev1.DoNotSchedule, map[string]string{"app": "web"}))
 		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 4, 0, 1)
