@@ -732,6 +732,21 @@ var karpenterCases = map[string]func(t *testing.T){
 			t.Errorf("zones %v, want one pod in each of the three", zones)
 		}
 	},
+	"Topology / Zonal / should respect minDomains constraints": func(t *testing.T) {
+		// Three domains wanted, two offered: each counts against a minimum of 0, so one pod each.
+		np := pool("default", 0, world(), requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2"))
+		ps := pods(3, "p", "1", "", withLabels("test", "test"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"test": "test"}),
+			func(p *corev1.Pod) { p.Spec.TopologySpreadConstraints[0].MinDomains = ptr.To[int32](3) })
+		r := solve([]NodePool{np}, ps)
+		if z := zonesOf(r); len(z) != 2 || z["test-zone-1"] != 1 || z["test-zone-2"] != 1 || len(r.Unschedulable) != 1 {
+			t.Errorf("pods per zone %v, %d unschedulable; want one in each zone and one left", z, len(r.Unschedulable))
+		}
+	},
+	"Topology / Zonal / should handle interdependent selectors": func(t *testing.T) {
+		// The spread selects pods that do not exist: it never binds, and the pods share one node.
+		ps := pods(5, "p", "100m", "", withSpread(corev1.LabelHostname, 1, corev1.DoNotSchedule, map[string]string{"test": "test"}))
+		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 5, 0, 1)
+	},
 	"Topology / Hostname / should balance pods on the same hostname up to maxskew": func(t *testing.T) {
 		ps := pods(4, "p", "1", "", withLabels("app", "web"), withSpread(corev1.LabelHostname, 4, corev1.DoNotSchedule, map[string]string{"app": "web"}))
 		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 4, 0, 1)
