@@ -97,6 +97,13 @@ func zonesOf(r *Results) map[string]int {
 
 const testKey, testValue = "test-key", "test-value"
 
+// cpuLimited is the default NodePool with a CPU limit.
+func cpuLimited(limit string) NodePool {
+	np := pool("default", 0, world())
+	np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(limit)}
+	return np
+}
+
 // staticPool is a NodePool of two replicas whose EC2NodeClass exists.
 func staticPool(name string) *karpv1.NodePool {
 	np := &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: name}}
@@ -166,20 +173,17 @@ var karpenterCases = map[string]func(t *testing.T){
 		expect(t, solve([]NodePool{pool("default", 0, syntheticTypes(1))}, pods(15, "p", "10m", "")), 15, 0, 2)
 	},
 	"Provisioning / Resource Limits / should not schedule when limits are exceeded": func(t *testing.T) {
-		np := pool("default", 0, world())
-		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("20")}
+		np := cpuLimited("20")
 		np.Usage = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100")}
 		expect(t, solve([]NodePool{np}, pods(1, "p", "1", "")), 0, 1, 0)
 	},
 	"Provisioning / Resource Limits / should not schedule if limits would be exceeded": func(t *testing.T) {
 		// 2.1 CPUs need a 3-CPU type, past a limit of 2.
-		np := pool("default", 0, world())
-		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		np := cpuLimited("2")
 		expect(t, solve([]NodePool{np}, pods(1, "p", "2.1", "")), 0, 1, 0)
 	},
 	"Provisioning / Resource Limits / should not schedule to a nodepool after a scheduling round if limits would be exceeded": func(t *testing.T) {
-		np := pool("default", 0, world())
-		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		np := cpuLimited("2")
 		first := solve([]NodePool{np}, pods(1, "a", "1.75", ""))
 		expect(t, first, 1, 0, 1)
 		// The next round counts the 2-CPU node launched against the limit.
@@ -187,14 +191,12 @@ var karpenterCases = map[string]func(t *testing.T){
 		expect(t, solve([]NodePool{np}, pods(1, "b", "1.75", "")), 0, 1, 0)
 	},
 	"Provisioning / Resource Limits / should schedule if limits would be met": func(t *testing.T) {
-		np := pool("default", 0, world())
-		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		np := cpuLimited("2")
 		expect(t, solve([]NodePool{np}, pods(1, "p", "1", "")), 1, 0, 1)
 	},
 	"Provisioning / Resource Limits / should partially schedule if limits would be exceeded": func(t *testing.T) {
 		// Room for one 2-CPU node: the pod that one-per-node keeps apart from it waits.
-		np := pool("default", 0, world())
-		np.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		np := cpuLimited("2")
 		ps := pods(2, "p", "1500m", "", withLabels("app", "x"), withAntiAffinity(corev1.LabelHostname, map[string]string{"app": "x"}))
 		expect(t, solve([]NodePool{np}, ps), 1, 1, 1)
 	},
