@@ -749,6 +749,35 @@ var karpenterCases = map[string]func(t *testing.T){
 		ps := pods(5, "p", "100m", "", withSpread(corev1.LabelHostname, 1, corev1.DoNotSchedule, map[string]string{"test": "test"}))
 		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 5, 0, 1)
 	},
+	"Topology / Combined Zonal Topology and Node Affinity / should not limit spread options by preferred node affinity": func(t *testing.T) {
+		ps := pods(6, "p", "1", "", withLabels("test", "test"), withSpread(zoneKey, 1, corev1.DoNotSchedule, map[string]string{"test": "test"}),
+			withPreferredNodeAffinity(1, zoneKey, corev1.NodeSelectorOpIn, "test-zone-1", "test-zone-2"))
+		r := solve([]NodePool{pool("default", 0, world())}, ps)
+		if z := zonesOf(r); len(z) != 3 || z["test-zone-1"] != 2 || z["test-zone-2"] != 2 || z["test-zone-3"] != 2 {
+			t.Errorf("pods per zone %v, want two in each zone", z)
+		}
+	},
+	"Topology / CapacityType / should violate max-skew when unsat = schedule anyway (capacity type)": func(t *testing.T) {
+		spread := withSpread(ctKey, 1, corev1.ScheduleAnyway, map[string]string{"test": "test"})
+		first := solve([]NodePool{pool("default", 0, world(), requirements.New(ctKey, corev1.NodeSelectorOpIn, spot))},
+			pods(1, "a", "1.1", "", withLabels("test", "test"), spread))
+		expect(t, first, 1, 0, 1)
+		n := readyNode("spot-node", "2", nil)
+		n.Labels[ctKey], n.Pods = spot, first.NewNodeClaims[0].Pods
+		n.Requested = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1.1")}
+		// Only on-demand can launch now: the five go there, skew or not.
+		r := solve([]NodePool{pool("default", 0, world(), requirements.New(ctKey, corev1.NodeSelectorOpIn, od))},
+			pods(5, "b", "1.1", "", withLabels("test", "test"), spread), withNodes(n))
+		got := 0
+		for _, nc := range r.NewNodeClaims {
+			if nc.Offering.CapacityType == od {
+				got += len(nc.Pods)
+			}
+		}
+		if got != 5 {
+			t.Errorf("%d pods on on-demand, want all 5", got)
+		}
+	},
 	"Topology / Hostname / should balance pods on the same hostname up to maxskew": func(t *testing.T) {
 		ps := pods(4, "p", "1", "", withLabels("app", "web"), withSpread(corev1.LabelHostname, 4, corev1.DoNotSchedule, map[string]string{"app": "web"}))
 		expect(t, solve([]NodePool{pool("default", 0, world())}, ps), 4, 0, 1)
