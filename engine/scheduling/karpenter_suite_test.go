@@ -233,6 +233,33 @@ var karpenterCases = map[string]func(t *testing.T){
 			t.Errorf("launches %s, want fake-2 (the DaemonSet does not run there)", got)
 		}
 	},
+	"Provisioning / Daemonsets / should ignore daemonsets when no instance types meet the daemonset requirements": func(t *testing.T) {
+		ds := cpuDaemonSet("ds", "1")
+		ds.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+			NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{
+				{Key: corev1.LabelInstanceTypeStable, Operator: corev1.NodeSelectorOpIn, Values: []string{"non-existent-instance-type"}}}}}}}}
+		r := solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "1", ""), func(in *Input) { in.DaemonSets = []*appsv1.DaemonSet{ds} })
+		expect(t, r, 1, 0, 1)
+		if got := r.NewNodeClaims[0].InstanceType.Name; got != "fake-2" {
+			t.Errorf("launches %s, want fake-2 (the DaemonSet runs on no type)", got)
+		}
+	},
+	"Provisioning / Daemonsets / should account for daemonsets with a custom label nodeSelector that matches the nodepool": func(t *testing.T) {
+		ds := cpuDaemonSet("ds", "1")
+		ds.Spec.Template.Spec.NodeSelector = map[string]string{"purpose": "monitoring"}
+		np := labelled("default", world(), map[string]string{"purpose": "monitoring"})
+		r := solve([]NodePool{np}, pods(1, "p", "1", ""), func(in *Input) { in.DaemonSets = []*appsv1.DaemonSet{ds} })
+		expect(t, r, 1, 0, 1)
+		if got := r.NewNodeClaims[0].InstanceType.Name; got != "fake-3" {
+			t.Errorf("launches %s, want fake-3 (the DaemonSet's CPU counts)", got)
+		}
+	},
+	"Provisioning / Daemonsets / should be able to schedule pods if resource requests and limits are not defined": func(t *testing.T) {
+		ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "ds", Namespace: "kube-system"},
+			Spec: appsv1.DaemonSetSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c"}}}}}}
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default"}, Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c"}}}}
+		expect(t, solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p}, func(in *Input) { in.DaemonSets = []*appsv1.DaemonSet{ds} }), 1, 0, 1)
+	},
 	"Provisioning / Daemonsets / should consider a daemonset schedulable with a PreferNoSchedule taint": func(t *testing.T) {
 		np := pool("default", 0, world())
 		np.Taints = []corev1.Taint{{Key: "foo", Value: "bar", Effect: corev1.TaintEffectPreferNoSchedule}}
