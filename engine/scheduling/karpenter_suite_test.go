@@ -156,6 +156,33 @@ var karpenterCases = map[string]func(t *testing.T){
 			t.Errorf("reason %s, want %s", code, ReasonNodePoolDeleting)
 		}
 	},
+	"Scheduling / Custom Constraints / Scheduling Logic / should schedule unconstrained pods that don't have matching node selectors": func(t *testing.T) {
+		r := solve([]NodePool{labelled("default", world(), map[string]string{testKey: testValue})}, pods(1, "p", "1", ""))
+		expect(t, r, 1, 0, 1)
+		if got := r.NewNodeClaims[0].Labels[testKey]; got != testValue {
+			t.Errorf("nodeclaim label %s=%q, want %q", testKey, got, testValue)
+		}
+	},
+	"Scheduling / Preferential Fallback / Required / should not relax the final term": func(t *testing.T) {
+		np := pool("default", 0, world(), requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1"))
+		p := pod("p", "1", "", withRequired(zoneKey, corev1.NodeSelectorOpIn, "invalid"))
+		expect(t, solve([]NodePool{np}, []*corev1.Pod{p}), 0, 1, 0)
+	},
+	"Scheduling / Preferential Fallback / Required / should relax multiple terms": func(t *testing.T) {
+		term := func(zone string) []corev1.NodeSelectorRequirement {
+			return []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{zone}}}
+		}
+		p := pod("p", "1", "", withRequiredNodeAffinityTerms(term("invalid"), term("invalid"), term("test-zone-1"), term("test-zone-2")))
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{p})
+		if z := zonesOf(r); len(z) != 1 || z["test-zone-1"] != 1 {
+			t.Errorf("pods per zone %v, want the pod in test-zone-1, the first term that can hold", z)
+		}
+	},
+	"Scheduling / In-Flight Nodes / should not launch a second node if there is an in-flight node that can support the pod": func(t *testing.T) {
+		inflight := readyNode("in-flight", "2", nil)
+		inflight.Initialized = false
+		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "10m", ""), withNodes(inflight)), 1, 0, 0)
+	},
 	"Provisioning / should mark pod as unschedulable if there are no valid nodepools": func(t *testing.T) {
 		expect(t, solve(nil, pods(1, "p", "1", "")), 0, 1, 0)
 	},
