@@ -183,6 +183,24 @@ var karpenterCases = map[string]func(t *testing.T){
 		inflight.Initialized = false
 		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(1, "p", "10m", ""), withNodes(inflight)), 1, 0, 0)
 	},
+	"Scheduling / In-Flight Nodes / should schedule pods with the same host port to different nodes": func(t *testing.T) {
+		expect(t, solve([]NodePool{pool("default", 0, world())}, pods(2, "p", "100m", "", withHostPort(8080))), 2, 0, 2)
+	},
+	"Scheduling / Binpacking / should pack nodes tightly": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, syntheticTypes(5))}, []*corev1.Pod{pod("big", "4.5", ""), pod("small", "1", "")})
+		expect(t, r, 2, 0, 2)
+		if a, b := r.NewNodeClaims[0].InstanceType.Name, r.NewNodeClaims[1].InstanceType.Name; a == b {
+			t.Errorf("both on %s: the small pod should get a smaller type", a)
+		}
+	},
+	"Scheduling / Instance Type Compatibility / should fail to schedule a pod with resources requests that aren't on a single instance type": func(t *testing.T) {
+		types := syntheticTypes(5)
+		types[0].Capacity["karpenter.sh/super-great-gpu"] = resource.MustParse("25")
+		types[1].Capacity["karpenter.sh/even-better-gpu"] = resource.MustParse("25")
+		p := pod("p", "", "")
+		p.Spec.Containers[0].Resources.Limits = corev1.ResourceList{"karpenter.sh/super-great-gpu": resource.MustParse("1"), "karpenter.sh/even-better-gpu": resource.MustParse("1")}
+		expect(t, solve([]NodePool{pool("default", 0, types)}, []*corev1.Pod{p}), 0, 1, 0)
+	},
 	"Provisioning / should mark pod as unschedulable if there are no valid nodepools": func(t *testing.T) {
 		expect(t, solve(nil, pods(1, "p", "1", "")), 0, 1, 0)
 	},
