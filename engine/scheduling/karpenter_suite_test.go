@@ -201,6 +201,28 @@ var karpenterCases = map[string]func(t *testing.T){
 		p.Spec.Containers[0].Resources.Limits = corev1.ResourceList{"karpenter.sh/super-great-gpu": resource.MustParse("1"), "karpenter.sh/even-better-gpu": resource.MustParse("1")}
 		expect(t, solve([]NodePool{pool("default", 0, types)}, []*corev1.Pod{p}), 0, 1, 0)
 	},
+	"Scheduling / Instance Type Compatibility / should launch pods with resources that aren't on any single instance type on different instances": func(t *testing.T) {
+		types := syntheticTypes(5)
+		types[0].Capacity["karpenter.sh/super-great-gpu"] = resource.MustParse("25")
+		types[1].Capacity["karpenter.sh/even-better-gpu"] = resource.MustParse("25")
+		needs := func(name, res string) *corev1.Pod {
+			p := pod(name, "", "")
+			p.Spec.Containers[0].Resources.Limits = corev1.ResourceList{corev1.ResourceName(res): resource.MustParse("1")}
+			return p
+		}
+		r := solve([]NodePool{pool("default", 0, types)}, []*corev1.Pod{needs("a", "karpenter.sh/super-great-gpu"), needs("b", "karpenter.sh/even-better-gpu")})
+		expect(t, r, 2, 0, 2)
+		if a, b := r.NewNodeClaims[0].InstanceType.Name, r.NewNodeClaims[1].InstanceType.Name; a == b {
+			t.Errorf("both on %s, want the two types that each hold one resource", a)
+		}
+	},
+	"Scheduling / Binpacking / should schedule a small pod on the smallest possible instance type": func(t *testing.T) {
+		r := solve([]NodePool{pool("default", 0, world())}, []*corev1.Pod{pod("p", "", "2000M")})
+		expect(t, r, 1, 0, 1)
+		if got := r.NewNodeClaims[0].InstanceType.Name; got != "fake-1" {
+			t.Errorf("launches %s, want the smallest, fake-1", got)
+		}
+	},
 	"Provisioning / should mark pod as unschedulable if there are no valid nodepools": func(t *testing.T) {
 		expect(t, solve(nil, pods(1, "p", "1", "")), 0, 1, 0)
 	},
