@@ -223,18 +223,14 @@ func (a *App) cloud() cloudprovider.CloudProvider {
 	return a.Provider
 }
 
-// InstanceTypes lists the instance types a NodePool can launch, from the provider's caches, or
-// nil.
+// InstanceTypes lists the instance types a NodePool can launch, as the provider last built
+// them, or nil: the console and the metrics read them without waiting on AWS.
 func (a *App) InstanceTypes(nodePool string) []*cloudprovider.InstanceType {
 	np := a.Cluster.NodePool(nodePool)
 	if np == nil || a.Provider == nil {
 		return nil
 	}
-	types, err := a.Provider.InstanceTypes(context.Background(), np)
-	if err != nil {
-		return nil
-	}
-	return types
+	return a.Provider.KnownInstanceTypes(np)
 }
 
 // InstanceType finds an instance type a NodePool can launch (for pricing its nodes), or nil.

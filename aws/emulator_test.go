@@ -1113,3 +1113,25 @@ func TestEmulatorLaunchLabels(t *testing.T) {
 		})
 	}
 }
+
+// TestEmulatorKnownInstanceTypes: what a scrape or the console reads are the types the loops last
+// got, and reading them calls AWS never.
+func TestEmulatorKnownInstanceTypes(t *testing.T) {
+	env := startEmulator(t, nil)
+	np := testNodePool()
+	if got := env.p.KnownInstanceTypes(np); got != nil {
+		t.Fatalf("%d types known before any was built", len(got))
+	}
+	types, err := env.p.InstanceTypes(context.Background(), np)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := env.clients.Calls.Counts()
+	known := env.p.KnownInstanceTypes(np)
+	if calls := diffCounts(before, env.clients.Calls.Counts()); len(calls) != 0 {
+		t.Errorf("reading the known types called %v", calls)
+	}
+	if len(known) == 0 || len(known) != len(types) || known[0] != types[0] {
+		t.Errorf("%d types known, want the %d built", len(known), len(types))
+	}
+}

@@ -153,7 +153,7 @@ func New(clients Clients, opts Options) (*Provider, error) {
 		log:                opts.Log,
 		data:               newEC2Data(cat),
 		unavailable:        newUnavailableOfferings(opts.Clock, opts.UnavailableFor),
-		types:              &builtTypes{entries: map[string][]*cloudprovider.InstanceType{}},
+		types:              &builtTypes{entries: map[string][]*cloudprovider.InstanceType{}, latest: map[string][]*cloudprovider.InstanceType{}},
 		subnetCache:        newTTLCache[[]subnet](opts.Clock, opts.SelectorTTL),
 		securityGroupCache: newTTLCache[[]securityGroup](opts.Clock, opts.SelectorTTL),
 		amiCache:           newTTLCache[[]ami](opts.Clock, opts.SelectorTTL),
@@ -268,7 +268,18 @@ func (p *Provider) instanceTypesFor(ctx context.Context, nc *awsv1.EC2NodeClass,
 	q := typeQuery{opts: instancetype.OptionsFor(nc), zones: zonesOf(r.subnets), arches: arches(r.amis), needs: instancetype.NeedsOf(nc)}
 	unavailable, gen := p.unavailable.snapshot()
 	key := cacheKey(q.opts, q.zones, q.arches, q.needs) + "/" + strconv.FormatUint(snap.generation, 10) + "/" + strconv.FormatUint(gen, 10)
-	return p.types.get(key, func() []*cloudprovider.InstanceType { return buildInstanceTypes(snap, q, unavailable) }), nil
+	return p.types.get(nc.Name, key, func() []*cloudprovider.InstanceType { return buildInstanceTypes(snap, q, unavailable) }), nil
+}
+
+// KnownInstanceTypes returns the instance types last built for a NodePool's EC2NodeClass, or nil,
+// without calling AWS: for readers that must not wait on the cloud (a metrics scrape, the
+// console). The loops ask InstanceTypes every pass, which keeps them fresh.
+func (p *Provider) KnownInstanceTypes(nodePool *karpv1.NodePool) []*cloudprovider.InstanceType {
+	ref := nodePool.Spec.Template.Spec.NodeClassRef
+	if ref == nil {
+		return nil
+	}
+	return p.types.known(ref.Name)
 }
 
 // builtTypes keeps the instance types built per node class view and data generation: building
@@ -276,21 +287,30 @@ func (p *Provider) instanceTypesFor(ctx context.Context, nc *awsv1.EC2NodeClass,
 type builtTypes struct {
 	mu      sync.Mutex
 	entries map[string][]*cloudprovider.InstanceType
+	// latest are the types last handed out per EC2NodeClass name.
+	latest map[string][]*cloudprovider.InstanceType
 }
 
 // maxBuiltTypes bounds the entries kept; old generations are dropped wholesale past it.
 const maxBuiltTypes = 16
 
-func (b *builtTypes) get(key string, build func() []*cloudprovider.InstanceType) []*cloudprovider.InstanceType {
+func (b *builtTypes) get(class, key string, build func() []*cloudprovider.InstanceType) []*cloudprovider.InstanceType {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if types, ok := b.entries[key]; ok {
-		return types
+	types, ok := b.entries[key]
+	if !ok {
+		types = build()
+		if len(b.entries) >= maxBuiltTypes {
+			clear(b.entries)
+		}
+		b.entries[key] = types
 	}
-	types := build()
-	if len(b.entries) >= maxBuiltTypes {
-		clear(b.entries)
-	}
-	b.entries[key] = types
+	b.latest[class] = types
 	return types
+}
+
+func (b *builtTypes) known(class string) []*cloudprovider.InstanceType {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.latest[class]
 }
