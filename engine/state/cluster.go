@@ -356,6 +356,18 @@ func (c *Cluster) NodeClass(name string) *awsv1.EC2NodeClass {
 	return c.nodeClasses[name]
 }
 
+// AnyNodePool reports whether some NodePool satisfies f, without building a snapshot.
+func (c *Cluster) AnyNodePool(f func(*karpv1.NodePool) bool) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, np := range c.nodePools {
+		if f(np) {
+			return true
+		}
+	}
+	return false
+}
+
 // NodePool returns the named NodePool, or nil, without taking a snapshot.
 func (c *Cluster) NodePool(name string) *karpv1.NodePool {
 	c.mu.RLock()

@@ -14,6 +14,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
 // Journal reasons of the static controller.
@@ -46,6 +47,11 @@ func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.Cl
 // Reconcile brings every static NodePool toward its replicas. It does nothing until every
 // informer has synced: counting a partial view would create NodeClaims that exist.
 func (c *Controller) Reconcile(ctx context.Context) error {
+	// The loop runs on every cluster change: without a static NodePool, skip the snapshot.
+	if !c.cluster.AnyNodePool((*karpv1.NodePool).IsStatic) {
+		c.held = map[string]string{}
+		return nil
+	}
 	snap := c.cluster.Snapshot()
 	if !snap.Synced {
 		return nil
