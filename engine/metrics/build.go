@@ -55,6 +55,6 @@ func (g *syncGauges) collect(ch chan<- prometheus.Metric, synced bool, now time.
 		unsynced = now.Sub(g.since).Seconds()
 	}
 	g.mu.Unlock()
-	ch <- prometheus.MustNewConstMetric(g.synced, prometheus.GaugeValue, map[bool]float64{true: 1, false: 0}[synced])
+	ch <- prometheus.MustNewConstMetric(g.synced, prometheus.GaugeValue, boolValue(synced))
 	ch <- prometheus.MustNewConstMetric(g.unsynced, prometheus.GaugeValue, unsynced)
 }

@@ -97,6 +97,15 @@ func zonesOf(r *Results) map[string]int {
 
 const testKey, testValue = "test-key", "test-value"
 
+// splitResourceTypes are five synthetic types, the first offering 25 of one extended resource
+// and the second 25 of another.
+func splitResourceTypes() []*cloudprovider.InstanceType {
+	types := syntheticTypes(5)
+	types[0].Capacity["karpenter.sh/super-great-gpu"] = resource.MustParse("25")
+	types[1].Capacity["karpenter.sh/even-better-gpu"] = resource.MustParse("25")
+	return types
+}
+
 // cpuLimited is the default NodePool with a CPU limit.
 func cpuLimited(limit string) NodePool {
 	np := pool("default", 0, world())
@@ -194,17 +203,13 @@ var karpenterCases = map[string]func(t *testing.T){
 		}
 	},
 	"Scheduling / Instance Type Compatibility / should fail to schedule a pod with resources requests that aren't on a single instance type": func(t *testing.T) {
-		types := syntheticTypes(5)
-		types[0].Capacity["karpenter.sh/super-great-gpu"] = resource.MustParse("25")
-		types[1].Capacity["karpenter.sh/even-better-gpu"] = resource.MustParse("25")
+		types := splitResourceTypes()
 		p := pod("p", "", "")
 		p.Spec.Containers[0].Resources.Limits = corev1.ResourceList{"karpenter.sh/super-great-gpu": resource.MustParse("1"), "karpenter.sh/even-better-gpu": resource.MustParse("1")}
 		expect(t, solve([]NodePool{pool("default", 0, types)}, []*corev1.Pod{p}), 0, 1, 0)
 	},
 	"Scheduling / Instance Type Compatibility / should launch pods with resources that aren't on any single instance type on different instances": func(t *testing.T) {
-		types := syntheticTypes(5)
-		types[0].Capacity["karpenter.sh/super-great-gpu"] = resource.MustParse("25")
-		types[1].Capacity["karpenter.sh/even-better-gpu"] = resource.MustParse("25")
+		types := splitResourceTypes()
 		needs := func(name, res string) *corev1.Pod {
 			p := pod(name, "", "")
 			p.Spec.Containers[0].Resources.Limits = corev1.ResourceList{corev1.ResourceName(res): resource.MustParse("1")}
