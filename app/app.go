@@ -290,6 +290,11 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 	waiting := map[string]string{} // per deleted EC2NodeClass, what it was last journaled waiting on
 	for {
 		snap := a.Cluster.Snapshot()
+		for name := range waiting {
+			if snap.NodeClass(name) == nil {
+				delete(waiting, name) // released and gone
+			}
+		}
 		for _, nc := range snap.NodeClasses {
 			if a.terminateNodeClass(ctx, snap, nc, waiting) {
 				continue // being deleted: its status no longer matters
