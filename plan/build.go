@@ -147,14 +147,7 @@ func existingNode(n *corev1.Node, bound []*corev1.Pod) scheduling.ExistingNode {
 	if len(allocatable) == 0 {
 		allocatable = n.Status.Capacity
 	}
-	requested := corev1.ResourceList{}
-	for _, p := range bound {
-		for name, q := range pods.Requests(p) {
-			sum := requested[name]
-			sum.Add(q)
-			requested[name] = sum
-		}
-	}
+	requested := requestsOf(bound)
 	requested[corev1.ResourcePods] = *resource.NewQuantity(int64(len(bound)), resource.DecimalSI)
 	starting := slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool {
 		return t.Key == karpv1.UnregisteredNoExecuteTaint().Key || t.Key == corev1.TaintNodeNotReady || t.Key == corev1.TaintNodeUnreachable
@@ -165,4 +158,17 @@ func existingNode(n *corev1.Node, bound []*corev1.Pod) scheduling.ExistingNode {
 	}
 	return scheduling.ExistingNode{Name: n.Name, Labels: labels, Taints: n.Spec.Taints, Allocatable: allocatable,
 		Requested: requested, Pods: bound, Initialized: !starting}
+}
+
+// requestsOf sums what the pods request.
+func requestsOf(ps []*corev1.Pod) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for _, p := range ps {
+		for name, q := range pods.Requests(p) {
+			sum := out[name]
+			sum.Add(q)
+			out[name] = sum
+		}
+	}
+	return out
 }

@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
-	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 )
 
@@ -78,25 +77,18 @@ type Reason struct {
 func From(r *scheduling.Results, static []Static, notes []string) *Plan {
 	p := &Plan{NodeClaims: []NodeClaim{}, ExistingNodes: []ExistingNode{}, Unschedulable: []Unschedulable{}}
 	p.Notes, p.NotesOmitted = notes[:min(len(notes), MaxNotes)], max(len(notes)-MaxNotes, 0)
-	onStatic := map[string][]*corev1.Pod{}
+	// The solve places pods on a static NodePool's planned nodes as on existing ones.
+	existing := map[string][]*corev1.Pod{}
 	for _, n := range r.ExistingNodes {
-		onStatic[n.Name] = n.Pods
+		existing[n.Name] = n.Pods
 	}
 	total := r.TotalPricePerHour()
 	for _, st := range static {
-		placed := onStatic[st.Name]
-		out := p.nodeClaim(st.NodeClaim, placed)
-		out.Static, out.Requests = true, corev1.ResourceList{}
-		for _, pod := range placed {
-			for name, q := range pods.Requests(pod) {
-				sum := out.Requests[name]
-				sum.Add(q)
-				out.Requests[name] = sum
-			}
-		}
+		out := p.nodeClaim(st.NodeClaim, existing[st.Name])
+		out.Static, out.Requests = true, requestsOf(existing[st.Name])
 		p.NodeClaims = append(p.NodeClaims, out)
 		total += st.NodeClaim.PricePerHour()
-		delete(onStatic, st.Name)
+		delete(existing, st.Name)
 	}
 	for _, nc := range r.NewNodeClaims {
 		out := p.nodeClaim(nc, nc.Pods)
@@ -104,7 +96,7 @@ func From(r *scheduling.Results, static []Static, notes []string) *Plan {
 		p.NodeClaims = append(p.NodeClaims, out)
 	}
 	for _, n := range r.ExistingNodes {
-		if _, ok := onStatic[n.Name]; ok {
+		if _, ok := existing[n.Name]; ok {
 			p.ExistingNodes = append(p.ExistingNodes, ExistingNode{Node: n.Name, Pods: podNames(n.Pods)})
 		}
 	}
