@@ -1,6 +1,7 @@
 package autoscaler_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +111,41 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 			// A Balanced NodePool's move says how it scored, on the candidate, as Karpenter's.
 			if approved := got["ConsolidationApproved"]; approved != (p == karpv1.ConsolidationPolicyBalanced) {
 				t.Errorf("ConsolidationApproved on a nodeclaim: %v, want it only for Balanced", approved)
+			}
+			// Karpenter's metrics count the move under either policy, and score it under Balanced.
+			moves := h.measured.of(journal.MeasureConsolidationMove)
+			if !slices.ContainsFunc(moves, func(m journal.Measurement) bool {
+				return m.Decision == "approved" && m.NodePool == "default" && m.Policy == string(p)
+			}) {
+				t.Errorf("no approved move measured for nodepool default under %s: %+v", p, moves)
+			}
+			scores := h.measured.of(journal.MeasureConsolidationScore)
+			if scored := len(scores) > 0; scored != (p == karpv1.ConsolidationPolicyBalanced) {
+				t.Errorf("scores measured: %+v, want some only for Balanced", scores)
+			}
+			for _, s := range scores {
+				if s.Decision == "approved" && s.Value < 0.5 {
+					t.Errorf("approved with score %v, under the bar", s.Value)
+				}
+			}
+			// Each disruption method measures how many nodes it could consider and how long it took.
+			methods := map[string]bool{}
+			for _, m := range h.measured.of(journal.MeasureEvaluation) {
+				methods[m.Method] = true
+			}
+			for _, m := range []string{disruption.MethodEmptiness, disruption.MethodDrift, disruption.MethodSingleNode, disruption.MethodMultiNode} {
+				if !methods[m] {
+					t.Errorf("%s never measured its evaluation (measured: %v)", m, methods)
+				}
+			}
+			if !slices.ContainsFunc(h.measured.of(journal.MeasureEligibleNodes), func(m journal.Measurement) bool {
+				return m.Method == disruption.MethodSingleNode && m.Value >= 1
+			}) {
+				t.Error("consolidation never measured an eligible node")
+			}
+			// The provisioner measured how long the pods waited for their first decision.
+			if n := len(h.measured.of(journal.MeasureSchedulingDecision)); n < 2 {
+				t.Errorf("%d scheduling decisions measured, want one per pod (2 or more)", n)
 			}
 			if err := h.CheckConverged(); err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -79,12 +80,26 @@ func balancedScore(savings, disruption float64, t poolTotals) float64 {
 	return (savings / t.cost) / (disruption / t.disruption)
 }
 
-// balancedVerdict says why a consolidation command fails a Balanced NodePool's bar, or "" when
-// it passes (commands touching only other policies always pass), and then, in approved, each
-// Balanced NodePool's score against the bar as Karpenter's ConsolidationApproved event says it.
-// A command over several NodePools credits each with the savings in proportion to its
-// candidates' price.
-func (p *pass) balancedVerdict(cmd *Command) (why string, approved []string) {
+// poolScore is a move's score for one Balanced NodePool.
+type poolScore struct {
+	pool                          string
+	score                         float64
+	savingsShare, disruptionShare float64 // of the NodePool's cost and disruption
+}
+
+func (s poolScore) passed() bool { return s.score >= 1.0/balancedK }
+
+// approval says it as Karpenter's ConsolidationApproved event does.
+func (s poolScore) approval() string {
+	return fmt.Sprintf("score %.2f >= threshold %.2f (k: %d, savings %.1f%%, disruption %.1f%%)",
+		s.score, 1.0/balancedK, balancedK, 100*s.savingsShare, 100*s.disruptionShare)
+}
+
+// balancedVerdict scores a consolidation command for each Balanced NodePool it touches (a
+// command over several NodePools credits each with the savings in proportion to its
+// candidates' price) and says why it fails one's bar, or "" when it passes (commands touching
+// only other policies always pass).
+func (p *pass) balancedVerdict(cmd *Command) (why string, scores []poolScore) {
 	byPool := map[string][]*Candidate{}
 	pools := map[string]bool{}
 	var order []string
@@ -109,27 +124,60 @@ func (p *pass) balancedVerdict(cmd *Command) (why string, approved []string) {
 			savings *= poolPrice / cmd.PriceBefore
 		}
 		t := p.totals[pool]
-		score := balancedScore(savings, disruption, t)
-		if score < 1.0/balancedK {
-			return fmt.Sprintf("nodepool %q is Balanced and this move scores %.2f, under %.2f: it saves %.1f%% of the nodepool's cost for %.1f%% of its disruption",
-				pool, score, 1.0/balancedK, 100*savings/t.cost, 100*disruption/t.disruption), nil
+		s := poolScore{pool: pool, score: balancedScore(savings, disruption, t), savingsShare: savings / t.cost, disruptionShare: disruption / t.disruption}
+		scores = append(scores, s)
+		if !s.passed() && why == "" {
+			why = fmt.Sprintf("nodepool %q is Balanced and this move scores %.2f, under %.2f: it saves %.1f%% of the nodepool's cost for %.1f%% of its disruption",
+				pool, s.score, 1.0/balancedK, 100*s.savingsShare, 100*s.disruptionShare)
 		}
-		approved = append(approved, fmt.Sprintf("score %.2f >= threshold %.2f (k: %d, savings %.1f%%, disruption %.1f%%)",
-			score, 1.0/balancedK, balancedK, 100*savings/t.cost, 100*disruption/t.disruption))
 	}
-	return "", approved
+	return why, scores
 }
 
-// consolidate is the simulator's consolidate held to the Balanced bar.
-func (p *pass) consolidate(method string, cands []*Candidate) (*Command, *block) {
+// consolidate is the simulator's consolidate held to the Balanced bar. It also returns the
+// move's Balanced scores, when the simulation found a move to score.
+func (p *pass) consolidate(method string, cands []*Candidate) (*Command, []poolScore, *block) {
 	cmd, blk := p.sim.consolidate(method, cands, p.spotToSpot)
 	if blk != nil {
-		return nil, blk
+		return nil, nil, blk
 	}
-	why, approved := p.balancedVerdict(cmd)
+	why, scores := p.balancedVerdict(cmd)
 	if why != "" {
-		return nil, &block{reason: BlockedPolicy, message: why}
+		return nil, scores, &block{reason: BlockedPolicy, message: why}
 	}
-	cmd.Approved = strings.Join(approved, "; ")
-	return cmd, nil
+	approvals := make([]string, len(scores))
+	for i, s := range scores {
+		approvals[i] = s.approval()
+	}
+	cmd.Approved = strings.Join(approvals, "; ")
+	return cmd, scores, nil
+}
+
+// measureMove notes a consolidation move weighed over cands, once per NodePool, as Karpenter
+// counts them (every policy's moves), and the score of each Balanced NodePool's share of it,
+// with that NodePool's own verdict: a shared move may pass one NodePool's bar and fail another's.
+func (p *pass) measureMove(cands []*Candidate, scores []poolScore, approved bool) {
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if seen[c.NodePool.Name] {
+			continue
+		}
+		seen[c.NodePool.Name] = true
+		policy := string(c.NodePool.Spec.Disruption.ConsolidationPolicy)
+		p.measures = append(p.measures, journal.Measurement{Measure: journal.MeasureConsolidationMove, NodePool: c.NodePool.Name,
+			Policy: policy, Decision: decision(approved)})
+		for _, s := range scores {
+			if s.pool == c.NodePool.Name {
+				p.measures = append(p.measures, journal.Measurement{Measure: journal.MeasureConsolidationScore, NodePool: s.pool,
+					Policy: policy, Decision: decision(s.passed()), Value: s.score})
+			}
+		}
+	}
+}
+
+func decision(approved bool) string {
+	if approved {
+		return "approved"
+	}
+	return "rejected"
 }

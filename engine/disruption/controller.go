@@ -123,6 +123,9 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	}
 	p := c.newPass(snap, cat, now)
 	cmd := p.decide()
+	for _, m := range p.measures {
+		c.journal.Measure(m)
+	}
 	c.recordBlocks(p, cmd)
 	switch {
 	case cmd == nil:
@@ -205,15 +208,21 @@ func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, no
 
 // decide runs the methods in Karpenter's order and returns the first command found.
 func (p *pass) decide() *Command {
-	if cmd := p.emptiness(); cmd != nil {
+	if cmd := p.timed(MethodEmptiness, p.emptiness); cmd != nil {
 		return cmd
 	}
-	if cmd := p.drift(); cmd != nil {
+	if cmd := p.timed(MethodDrift, p.drift); cmd != nil {
 		return cmd
 	}
-	cands := p.underutilized()
-	singles, single := p.singleNode(cands)
-	if cmd := p.multiNode(cands, singles); cmd != nil {
+	var cands []*Candidate
+	var singles map[*Candidate]*Command
+	single := p.timed(MethodSingleNode, func() *Command {
+		var first *Command
+		cands = p.underutilized()
+		singles, first = p.singleNode(cands)
+		return first
+	})
+	if cmd := p.timed(MethodMultiNode, func() *Command { return p.multiNode(cands, singles) }); cmd != nil {
 		return cmd
 	}
 	return single
@@ -305,7 +314,7 @@ func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, c
 		}
 		return &Command{Method: cmd.Method, Reason: cmd.Reason, Candidates: fresh, PriceBefore: cmd.PriceBefore}, ""
 	}
-	again, blk := p.consolidate(cmd.Method, fresh)
+	again, _, blk := p.consolidate(cmd.Method, fresh)
 	switch {
 	case blk != nil:
 		return nil, blk.message

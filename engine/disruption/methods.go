@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -22,6 +23,21 @@ type pass struct {
 	allowances map[string]Allowance
 	// totals are the Balanced NodePools' cost and disruption, which their moves are held to.
 	totals map[string]poolTotals
+	// measures are the figures the pass took, for metrics.
+	measures []journal.Measurement
+}
+
+// timed runs a disruption method and measures how long it took.
+func (p *pass) timed(method string, f func() *Command) *Command {
+	start := time.Now() // computing time, on the wall clock whatever clock the engine runs on
+	cmd := f()
+	p.measures = append(p.measures, journal.Measurement{Measure: journal.MeasureEvaluation, Method: method, Value: time.Since(start).Seconds()})
+	return cmd
+}
+
+// eligible measures how many nodes a method could consider, before budgets.
+func (p *pass) eligible(method string, n int) {
+	p.measures = append(p.measures, journal.Measurement{Measure: journal.MeasureEligibleNodes, Method: method, Value: float64(n)})
 }
 
 func (p *pass) allowance(c *Candidate, reason karpv1.DisruptionReason) Allowance {
@@ -89,6 +105,7 @@ func (p *pass) emptiness() *Command {
 			empty = append(empty, c)
 		}
 	}
+	p.eligible(MethodEmptiness, len(empty))
 	empty = p.withinBudget(empty, karpv1.DisruptionReasonEmpty)
 	if len(empty) == 0 {
 		return nil
@@ -117,6 +134,7 @@ func (p *pass) drift() *Command {
 			busy = append(busy, c)
 		}
 	}
+	p.eligible(MethodDrift, len(static)+len(empty)+len(busy))
 	if cmd := p.staticDrift(static); cmd != nil {
 		return cmd
 	}
@@ -191,6 +209,7 @@ func (p *pass) underutilized() []*Candidate {
 		}
 	}
 	sortByCost(out)
+	p.eligible(MethodSingleNode, len(out))
 	return p.withinBudget(out, karpv1.DisruptionReasonUnderutilized)
 }
 
@@ -198,7 +217,7 @@ func (p *pass) underutilized() []*Candidate {
 // lowers the bill, by binary search over the prefix length, as Karpenter does. Once the emptiest
 // nodes are gone a prefix soon holds a node whose pods fit nowhere, so it searches a second list
 // too: the candidates that single-node consolidation found could go without a replacement. It
-// returns whichever saves more.
+// returns whichever saves more, and measures the move it found, or else the last it rejected.
 func (p *pass) multiNode(cands []*Candidate, singles map[*Candidate]*Command) *Command {
 	var deletable []*Candidate
 	for _, c := range cands {
@@ -206,26 +225,45 @@ func (p *pass) multiNode(cands []*Candidate, singles map[*Candidate]*Command) *C
 			deletable = append(deletable, c)
 		}
 	}
-	best := p.largestPrefix(cands)
-	if other := p.largestPrefix(deletable); other != nil && (best == nil || other.Savings() > best.Savings()) {
+	best, rejected := p.largestPrefix(cands)
+	if other, alsoRejected := p.largestPrefix(deletable); other.cmd != nil && (best.cmd == nil || other.cmd.Savings() > best.cmd.Savings()) {
 		best = other
+	} else if alsoRejected.scores != nil {
+		rejected = alsoRejected
 	}
-	return best
+	switch {
+	case best.cmd != nil:
+		p.measureMove(best.cmd.Candidates, best.scores, true)
+	case rejected.scores != nil:
+		p.measureMove(rejected.cands, rejected.scores, false)
+	}
+	return best.cmd
 }
 
-func (p *pass) largestPrefix(cands []*Candidate) *Command {
+// weighed is a consolidation move and its Balanced scores.
+type weighed struct {
+	cmd    *Command
+	cands  []*Candidate
+	scores []poolScore
+}
+
+// largestPrefix returns the largest prefix's move, and the last move the Balanced bar rejected.
+func (p *pass) largestPrefix(cands []*Candidate) (best, rejected weighed) {
 	hi := min(len(cands), p.multiMax)
 	lo := 2
-	var best *Command
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		if cmd, _ := p.consolidate(MethodMultiNode, cands[:mid]); cmd != nil {
-			best, lo = cmd, mid+1
-		} else {
-			hi = mid - 1
+		cmd, scores, _ := p.consolidate(MethodMultiNode, cands[:mid])
+		switch {
+		case cmd != nil:
+			best, lo = weighed{cmd: cmd, cands: cands[:mid], scores: scores}, mid+1
+			continue
+		case scores != nil:
+			rejected = weighed{cands: cands[:mid], scores: scores}
 		}
+		hi = mid - 1
 	}
-	return best
+	return best, rejected
 }
 
 // singleNode tries each candidate alone, cheapest to disrupt first: it returns what removing
@@ -234,7 +272,10 @@ func (p *pass) singleNode(cands []*Candidate) (map[*Candidate]*Command, *Command
 	results := map[*Candidate]*Command{}
 	var first *Command
 	for _, c := range cands {
-		cmd, blk := p.consolidate(MethodSingleNode, []*Candidate{c})
+		cmd, scores, blk := p.consolidate(MethodSingleNode, []*Candidate{c})
+		if cmd != nil || scores != nil { // a move was found, and weighed
+			p.measureMove([]*Candidate{c}, scores, cmd != nil)
+		}
 		if blk != nil {
 			p.block(c, blk)
 			continue

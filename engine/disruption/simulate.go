@@ -41,7 +41,7 @@ func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *stat
 	p := &pass{spotToSpot: opts.SpotToSpot, totals: balancedTotals(snap, cat),
 		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels,
 			opts: opts.Scheduling}}
-	cmd, blk := p.consolidate(MethodSingleNode, []*Candidate{cand})
+	cmd, _, blk := p.consolidate(MethodSingleNode, []*Candidate{cand})
 	if blk != nil {
 		return Simulation{Reason: blk.reason, Message: blk.message}, nil
 	}

@@ -1,10 +1,12 @@
 package metrics
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -104,4 +106,79 @@ func TestClusterGauges(t *testing.T) {
 	if got := gauges(t, c, "karpenter_cluster_state_synced")[""]; got != 1 {
 		t.Errorf("synced = %v, want 1", got)
 	}
+}
+
+// TestPodLifecycleMetrics follows two pods through a provisioning: how long they wait for a
+// decision, to be bound and to start, from creation and from the provisioner's placement, and the
+// durations observed once a scrape finds them bound and ready.
+func TestPodLifecycleMetrics(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := clocktesting.NewFakeClock(t0)
+	cluster := state.NewCluster(clk)
+	pending := func(name string) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, CreationTimestamp: metav1.NewTime(t0)},
+			Status: corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse}}}}
+	}
+	web, stuck := pending("web"), pending("stuck")
+	cluster.UpdatePod(web)
+	cluster.UpdatePod(stuck)
+	cluster.AckPods([]*corev1.Pod{web, stuck}, t0.Add(10*time.Second))
+	if waited := cluster.DecidePods([]*corev1.Pod{web}, nil, t0.Add(12*time.Second)); len(waited) != 1 || waited[0] != 2*time.Second {
+		t.Fatalf("first decision waited %v, want [2s]", waited)
+	}
+	if waited := cluster.DecidePods([]*corev1.Pod{web}, nil, t0.Add(14*time.Second)); len(waited) != 0 {
+		t.Fatalf("a second decision measured %v, want nothing", waited)
+	}
+	c := NewCollector(cluster, nil, clk, nil)
+
+	clk.SetTime(t0.Add(20 * time.Second))
+	for family, want := range map[string]map[string]float64{
+		"karpenter_pods_unbound_time_seconds":                           {"name=web": 20, "name=stuck": 20},
+		"karpenter_pods_unstarted_time_seconds":                         {"name=web": 20, "name=stuck": 20},
+		"karpenter_pods_provisioning_unbound_time_seconds":              {"name=web": 8},
+		"karpenter_pods_provisioning_unstarted_time_seconds":            {"name=web": 8},
+		"karpenter_pods_provisioning_scheduling_undecided_time_seconds": {"name=stuck": 10},
+	} {
+		if got := gauges(t, c, family, "name"); !maps.Equal(got, want) {
+			t.Errorf("%s = %v, want %v", family, got, want)
+		}
+	}
+
+	// web binds at 40 s and is ready at 70 s; the next scrape observes both, once.
+	running := web.DeepCopy()
+	running.Spec.NodeName = "n1"
+	running.Status.Phase = corev1.PodRunning
+	running.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(t0.Add(40 * time.Second))},
+		{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(t0.Add(70 * time.Second))}}
+	cluster.UpdatePod(running)
+	clk.SetTime(t0.Add(80 * time.Second))
+	for range 2 {
+		for family, want := range map[string][2]float64{
+			"karpenter_pods_bound_duration_seconds":                {1, 40},
+			"karpenter_pods_provisioning_bound_duration_seconds":   {1, 28},
+			"karpenter_pods_startup_duration_seconds":              {1, 70},
+			"karpenter_pods_provisioning_startup_duration_seconds": {1, 58},
+		} {
+			if got := observed(t, c, family); got != want {
+				t.Errorf("%s observed (count, sum) %v, want %v", family, got, want)
+			}
+		}
+		if got := gauges(t, c, "karpenter_pods_provisioning_unbound_time_seconds", "name"); len(got) != 0 {
+			t.Errorf("bound pods still waiting: %v", got)
+		}
+	}
+}
+
+// observed returns a histogram's or summary's count and sum.
+func observed(t *testing.T, c prometheus.Collector, family string) [2]float64 {
+	t.Helper()
+	for _, m := range series(t, c, family) {
+		if h := m.GetHistogram(); h != nil {
+			return [2]float64{float64(h.GetSampleCount()), h.GetSampleSum()}
+		}
+		if s := m.GetSummary(); s != nil {
+			return [2]float64{float64(s.GetSampleCount()), s.GetSampleSum()}
+		}
+	}
+	return [2]float64{}
 }

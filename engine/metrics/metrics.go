@@ -24,9 +24,13 @@ type Sink struct {
 	decisions, decisionsByPool, interruptions, deletedMessages    *prometheus.CounterVec
 	nodesDrained, evictions, failedValidations, queueFailures     *prometheus.CounterVec
 	launched, registered, initialized, blocked, entries           *prometheus.CounterVec
-	all                                                           []*prometheus.CounterVec // every one of them
+	moves                                                         *prometheus.CounterVec
 
-	scheduling, nodeClaimTermination, nodeLifetime *prometheus.HistogramVec
+	scheduling, nodeClaimTermination, nodeLifetime, decision, evaluation, score *prometheus.HistogramVec
+
+	unschedulable, eligible *prometheus.GaugeVec
+
+	all []prometheus.Collector // every one of them
 }
 
 // NewSink registers the counters on reg.
@@ -36,6 +40,16 @@ func NewSink(reg prometheus.Registerer) *Sink {
 		c := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
 		s.all = append(s.all, c)
 		return c
+	}
+	histogram := func(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
+		h := prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels)
+		s.all = append(s.all, h)
+		return h
+	}
+	gauge := func(name, help string, labels ...string) *prometheus.GaugeVec {
+		g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, labels)
+		s.all = append(s.all, g)
+		return g
 	}
 	s.created = counter("karpenter_nodeclaims_created_total", "NodeClaims created, by reason and NodePool.", "reason", "nodepool", "min_values_relaxed")
 	s.terminated = counter("karpenter_nodeclaims_terminated_total", "NodeClaims terminated, by NodePool, capacity type and zone.", "nodepool", "capacity_type", "zone")
@@ -58,12 +72,22 @@ func NewSink(reg prometheus.Registerer) *Sink {
 	s.initialized = counter("nodepilot_nodeclaims_initialized_total", "NodeClaims initialized, by NodePool.", "nodepool")
 	s.blocked = counter("nodepilot_disruption_blocked_total", "Times a node was found not disruptable, by reason.", "reason")
 	s.entries = counter("nodepilot_journal_entries_total", "Journal entries, by kind and reason.", "kind", "reason")
-	s.scheduling = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "karpenter_scheduler_scheduling_duration_seconds",
-		Help: "How long provisioning's scheduling simulations take, in seconds.", Buckets: durationBuckets}, []string{"controller"})
-	s.nodeClaimTermination = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "karpenter_nodeclaims_termination_duration_seconds",
-		Help: "How long NodeClaims take to terminate once deleted, in seconds.", Buckets: prometheus.ExponentialBuckets(1, 2, 12)}, []string{"nodepool"})
-	s.nodeLifetime = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "karpenter_nodes_lifetime_duration_seconds",
-		Help: "How long nodes lived, from creation to termination, in seconds.", Buckets: lifetimeBuckets()}, []string{"nodepool"})
+	s.moves = counter("karpenter_consolidation_moves_total", "Consolidation moves weighed, by decision (approved or rejected), NodePool and consolidation policy.",
+		"decision", "nodepool", "policy")
+	s.scheduling = histogram("karpenter_scheduler_scheduling_duration_seconds", "How long provisioning's scheduling simulations take, in seconds.",
+		durationBuckets, "controller")
+	s.nodeClaimTermination = histogram("karpenter_nodeclaims_termination_duration_seconds", "How long NodeClaims take to terminate once deleted, in seconds.",
+		prometheus.ExponentialBuckets(1, 2, 12), "nodepool")
+	s.nodeLifetime = histogram("karpenter_nodes_lifetime_duration_seconds", "How long nodes lived, from creation to termination, in seconds.",
+		lifetimeBuckets(), "nodepool")
+	s.decision = histogram("karpenter_pods_scheduling_decision_duration_seconds",
+		"How long a pod waited, once found provisionable, for the provisioner's first scheduling decision about it, in seconds.", durationBuckets)
+	s.evaluation = histogram("karpenter_voluntary_disruption_decision_evaluation_duration_seconds",
+		"How long a disruption method takes to evaluate its candidates, in seconds, by reason and consolidation type.", durationBuckets, "reason", "consolidation_type")
+	s.score = histogram("karpenter_consolidation_score", "Scores of the consolidation moves weighed for Balanced NodePools, by decision, NodePool and policy.",
+		[]float64{0.1, 0.25, 0.33, 0.5, 1, 2, 5, 10}, "decision", "nodepool", "policy")
+	s.unschedulable = gauge("karpenter_scheduler_unschedulable_pods_count", "Pods the latest scheduling simulation could not place, by controller.", "controller")
+	s.eligible = gauge("karpenter_voluntary_disruption_eligible_nodes", "Nodes the latest pass of a disruption method could consider, by reason.", "reason")
 	reg.MustRegister(s)
 	return s
 }
@@ -83,17 +107,10 @@ func lifetimeBuckets() []float64 {
 	return out
 }
 
-func (s *Sink) histograms() []*prometheus.HistogramVec {
-	return []*prometheus.HistogramVec{s.scheduling, s.nodeClaimTermination, s.nodeLifetime}
-}
-
 // Describe implements prometheus.Collector.
 func (s *Sink) Describe(ch chan<- *prometheus.Desc) {
 	for _, c := range s.all {
 		c.Describe(ch)
-	}
-	for _, h := range s.histograms() {
-		h.Describe(ch)
 	}
 }
 
@@ -102,8 +119,24 @@ func (s *Sink) Collect(ch chan<- prometheus.Metric) {
 	for _, c := range s.all {
 		c.Collect(ch)
 	}
-	for _, h := range s.histograms() {
-		h.Collect(ch)
+}
+
+// Measure records a measurement in its family; dry runs measure too, since nothing in them is
+// a write.
+func (s *Sink) Measure(m journal.Measurement) {
+	switch m.Measure {
+	case journal.MeasureSchedulingDecision:
+		s.decision.WithLabelValues().Observe(m.Value)
+	case journal.MeasureUnschedulablePods:
+		s.unschedulable.WithLabelValues(m.Controller).Set(m.Value)
+	case journal.MeasureEligibleNodes:
+		s.eligible.WithLabelValues(disruptionReason(m.Method)).Set(m.Value)
+	case journal.MeasureEvaluation:
+		s.evaluation.WithLabelValues(disruptionReason(m.Method), consolidationType(m.Method)).Observe(m.Value)
+	case journal.MeasureConsolidationMove:
+		s.moves.WithLabelValues(m.Decision, m.NodePool, m.Policy).Inc()
+	case journal.MeasureConsolidationScore:
+		s.score.WithLabelValues(m.Decision, m.NodePool, m.Policy).Observe(m.Value)
 	}
 }
 
@@ -296,7 +329,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(c.pending, prometheus.GaugeValue, float64(pending))
 	c.perNode.collect(ch, snap, now)
-	c.perPod.collect(ch, snap, now)
+	c.perPod.collect(ch, snap, c.cluster.PodSchedulings(), now)
 	c.offerings.collect(ch, snap, c.offered)
 	c.sync.collect(ch, snap.Synced, now)
 	ch <- c.build

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -171,6 +172,63 @@ func TestDurationsAsKarpenterObservesThem(t *testing.T) {
 			l := m.GetLabel()[0]
 			if got := l.GetName() + "=" + l.GetValue(); got != tc.labels || m.GetHistogram().GetSampleCount() != tc.count || m.GetHistogram().GetSampleSum() != tc.sum {
 				t.Errorf("{%s} count %d sum %v, want {%s} %d %v", got, m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum(), tc.labels, tc.count, tc.sum)
+			}
+		})
+	}
+}
+
+// TestMeasuresAsKarpenterDoes: the figures the loops measure land in Karpenter's families, with
+// Karpenter's label values; a gauge keeps the latest figure, a counter counts, a histogram
+// observes (value: its sum).
+func TestMeasuresAsKarpenterDoes(t *testing.T) {
+	for _, tc := range []struct {
+		family   string
+		measures []journal.Measurement
+		want     map[string]float64
+	}{
+		{"karpenter_pods_scheduling_decision_duration_seconds", []journal.Measurement{
+			{Measure: journal.MeasureSchedulingDecision, Value: 2}, {Measure: journal.MeasureSchedulingDecision, Value: 3},
+		}, map[string]float64{"": 5}},
+		{"karpenter_scheduler_unschedulable_pods_count", []journal.Measurement{
+			{Measure: journal.MeasureUnschedulablePods, Controller: "provisioner", Value: 4},
+			{Measure: journal.MeasureUnschedulablePods, Controller: "provisioner", Value: 1},
+		}, map[string]float64{"controller=provisioner": 1}},
+		// Multi- and single-node consolidation share Karpenter's reason, underutilized.
+		{"karpenter_voluntary_disruption_eligible_nodes", []journal.Measurement{
+			{Measure: journal.MeasureEligibleNodes, Method: "Emptiness", Value: 3},
+			{Measure: journal.MeasureEligibleNodes, Method: "Drift", Value: 0},
+			{Measure: journal.MeasureEligibleNodes, Method: "SingleNodeConsolidation", Value: 7},
+		}, map[string]float64{"reason=empty": 3, "reason=drifted": 0, "reason=underutilized": 7}},
+		{"karpenter_voluntary_disruption_decision_evaluation_duration_seconds", []journal.Measurement{
+			{Measure: journal.MeasureEvaluation, Method: "MultiNodeConsolidation", Value: 0.5},
+			{Measure: journal.MeasureEvaluation, Method: "MultiNodeConsolidation", Value: 0.25},
+			{Measure: journal.MeasureEvaluation, Method: "Drift", Value: 0.125},
+		}, map[string]float64{"consolidation_type=multi,reason=underutilized": 0.75, "consolidation_type=,reason=drifted": 0.125}},
+		{"karpenter_consolidation_moves_total", []journal.Measurement{
+			{Measure: journal.MeasureConsolidationMove, NodePool: "web", Policy: "Balanced", Decision: "approved"},
+			{Measure: journal.MeasureConsolidationMove, NodePool: "web", Policy: "Balanced", Decision: "rejected"},
+			{Measure: journal.MeasureConsolidationMove, NodePool: "batch", Policy: "WhenEmptyOrUnderutilized", Decision: "approved"},
+		}, map[string]float64{"decision=approved,nodepool=web,policy=Balanced": 1, "decision=rejected,nodepool=web,policy=Balanced": 1,
+			"decision=approved,nodepool=batch,policy=WhenEmptyOrUnderutilized": 1}},
+		{"karpenter_consolidation_score", []journal.Measurement{
+			{Measure: journal.MeasureConsolidationScore, NodePool: "web", Policy: "Balanced", Decision: "approved", Value: 0.75},
+		}, map[string]float64{"decision=approved,nodepool=web,policy=Balanced": 0.75}},
+	} {
+		t.Run(tc.family, func(t *testing.T) {
+			s := NewSink(prometheus.NewRegistry())
+			for _, m := range tc.measures {
+				s.Measure(m)
+			}
+			got := map[string]float64{}
+			for _, m := range series(t, s, tc.family) {
+				var labels []string
+				for _, l := range m.GetLabel() {
+					labels = append(labels, l.GetName()+"="+l.GetValue())
+				}
+				got[strings.Join(labels, ",")] = m.GetGauge().GetValue() + m.GetCounter().GetValue() + m.GetHistogram().GetSampleSum()
+			}
+			if !maps.Equal(got, tc.want) {
+				t.Errorf("%s = %v, want %v", tc.family, got, tc.want)
 			}
 		})
 	}

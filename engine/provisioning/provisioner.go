@@ -83,6 +83,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 		return nil, nil
 	}
 	now := p.clock.Now()
+	p.cluster.AckPods(pending, now)
 	cat := LoadCatalog(ctx, p.cloud, snap)
 	// The deadline bounds computing, so it is on the wall clock, not the (possibly fake or
 	// accelerated) clock the rest of the engine runs on.
@@ -94,6 +95,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	prep := scheduling.Prepare(in)
 	results := prep.Solve(in.Pods, in.Nodes)
 	p.reportNoInstanceTypes(cat, prep.NoInstanceTypes(), now)
+	p.measure(results, now)
 	p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "PodsPending", Took: time.Since(start),
 		Message: fmt.Sprintf("found provisionable pod(s): %d", len(pending)), Pods: podNames(pending)})
 	out := &Outcome{Time: now, Results: results}
@@ -142,6 +144,25 @@ func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.
 	// Count on the new NodeClaim for its pods until it registers, as on any in-flight capacity.
 	p.cluster.Nominate(created.Name, p.clock.Now().Add(p.opts.NominationTTL))
 	return created.Name, nil
+}
+
+// measure notes the solve's decisions about each pod in the cluster state, for Karpenter's pod
+// metrics, and measures how long the newly decided pods waited and how many fit nowhere.
+func (p *Provisioner) measure(results *scheduling.Results, now time.Time) {
+	var placed, failed []*corev1.Pod
+	for _, nc := range results.NewNodeClaims {
+		placed = append(placed, nc.Pods...)
+	}
+	for _, n := range results.ExistingNodes {
+		placed = append(placed, n.Pods...)
+	}
+	for _, pe := range results.Unschedulable {
+		failed = append(failed, pe.Pod)
+	}
+	for _, d := range p.cluster.DecidePods(placed, failed, now) {
+		p.journal.Measure(journal.Measurement{Measure: journal.MeasureSchedulingDecision, Value: d.Seconds()})
+	}
+	p.journal.Measure(journal.Measurement{Measure: journal.MeasureUnschedulablePods, Controller: "provisioner", Value: float64(len(failed))})
 }
 
 // nominate keeps the existing nodes and in-flight NodeClaims the solve placed pods on from being

@@ -61,7 +61,9 @@ type Cluster struct {
 	nominated map[string]time.Time
 	// marked are the NodeClaims a disruption command is replacing or removing.
 	marked map[string]struct{}
-	synced map[string]bool
+	// scheduling is what the provisioner has done about each pod it found provisionable.
+	scheduling map[types.NamespacedName]PodScheduling
+	synced     map[string]bool
 	// unwatched says, per kind the identity may not read, why it is not watched.
 	unwatched map[string]string
 	version   uint64
@@ -88,6 +90,7 @@ func NewCluster(c clock.Clock) *Cluster {
 		lastPodEvent: map[string]time.Time{},
 		nominated:    map[string]time.Time{},
 		marked:       map[string]struct{}{},
+		scheduling:   map[types.NamespacedName]PodScheduling{},
 		synced:       map[string]bool{},
 		unwatched:    map[string]string{},
 	}
@@ -182,6 +185,7 @@ func (c *Cluster) DeletePod(key types.NamespacedName) {
 	if old, ok := c.pods[key]; ok {
 		c.unbind(key, boundNode(old))
 		delete(c.pods, key)
+		delete(c.scheduling, key)
 		c.changed()
 	}
 }
