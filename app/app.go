@@ -143,7 +143,11 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		opts.Registry.MustRegister(metrics.NewCollector(a.Cluster, a.InstanceTypes, opts.Clock, karpv1.WellKnownLabels().Union(awsv1.WellKnownLabels()).UnsortedList()))
 	}
 	a.Journal = journal.New(opts.JournalSize, sinks...)
-	a.Executor = executor.New(mode, writer, a.cloud(), a.Journal, opts.Clock)
+	cloud := a.cloud()
+	if opts.Registry != nil && cloud != nil {
+		cloud = metrics.Decorate(cloud, opts.Registry)
+	}
+	a.Executor = executor.New(mode, writer, cloud, a.Journal, opts.Clock)
 
 	if !opts.ReadOnly {
 		var interruptions cloudprovider.Interruptions
@@ -155,7 +159,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		case opts.QueueName != "":
 			interruptions = a.Provider.Interruptions(opts.QueueName)
 		}
-		a.Autoscaler = autoscaler.New(a.Cluster, a.Executor, a.Provider, interruptions, a.Journal, opts.Clock, opts.Autoscaler)
+		a.Autoscaler = autoscaler.New(a.Cluster, a.Executor, cloud, interruptions, a.Journal, opts.Clock, opts.Autoscaler)
 	}
 	return a, nil
 }

@@ -143,6 +143,19 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 			}) {
 				t.Error("consolidation never measured an eligible node")
 			}
+			// The candidate's NodeClaim said why it was disrupted, and its drain said it too.
+			drained := false
+			for _, e := range h.entries(journal.KindTermination) {
+				if e.Reason == "Evicted" {
+					drained = true
+					if e.DisruptionReason != string(karpv1.DisruptionReasonUnderutilized) {
+						t.Errorf("eviction of %v says disruption reason %q, want Underutilized", e.Pods, e.DisruptionReason)
+					}
+				}
+			}
+			if !drained {
+				t.Error("no eviction journaled")
+			}
 			// The provisioner measured how long the pods waited for their first decision.
 			if n := len(h.measured.of(journal.MeasureSchedulingDecision)); n < 2 {
 				t.Errorf("%d scheduling decisions measured, want one per pod (2 or more)", n)

@@ -171,11 +171,18 @@ func TestStaleDisruptedTaintIsRemovedOnStart(t *testing.T) {
 	h.NodePool("default", consolidateAfter(time.Hour))
 	h.Deployment("web", 1, enginetest.Resources("1", ""))
 	h.Advance(time.Minute, time.Second)
-	node := h.managedNodes()[0].Name()
-	// A crashed process left the taint of a command it never finished.
+	sn := h.managedNodes()[0]
+	node := sn.Name()
+	// A crashed process left the taint and the DisruptionReason of a command it never finished.
 	h.stop()
 	if _, err := h.API.UpdateNode(t.Context(), node, func(n *corev1.Node) error {
 		n.Spec.Taints = append(n.Spec.Taints, karpv1.DisruptedNoScheduleTaint())
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.API.UpdateNodeClaimStatus(t.Context(), sn.NodeClaim.Name, func(nc *karpv1.NodeClaim) error {
+		meta.SetStatusCondition(&nc.Status.Conditions, metav1.Condition{Type: karpv1.ConditionTypeDisruptionReason, Status: metav1.ConditionTrue, Reason: "Drifted"})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -187,6 +194,11 @@ func TestStaleDisruptedTaintIsRemovedOnStart(t *testing.T) {
 	}
 	if !h.journaled(journal.KindDisruption, "StaleTaintRemoved", node) {
 		t.Error("the removal is not journaled")
+	}
+	for _, nc := range h.API.NodeClaims() {
+		if c := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeDisruptionReason); c != nil {
+			t.Errorf("nodeclaim %s keeps a stale %s condition: %+v", nc.Name, c.Type, c)
+		}
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
@@ -89,13 +91,14 @@ func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.Cl
 // Reconcile makes one pass: it advances the command in flight, or validates the pending one, or
 // looks for a new one.
 func (c *Controller) Reconcile(ctx context.Context) error {
+	ctx = cloudprovider.WithController(ctx, "disruption")
 	snap := c.cluster.Snapshot()
 	if !snap.Synced {
 		return nil
 	}
 	if !c.started {
 		c.started = true
-		if err := c.removeStaleTaints(ctx, snap); err != nil {
+		if err := c.removeStale(ctx, snap); err != nil {
 			return err
 		}
 	}
@@ -344,6 +347,11 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 		c.wouldExecute(cmd, now)
 		return nil
 	}
+	for _, cand := range cmd.Candidates {
+		if err := c.setDisruptionReason(ctx, cand.NodeClaim.Name, cmd.Reason, now); err != nil {
+			return c.rollback(ctx, cmd, fmt.Errorf("recording the disruption reason on nodeclaim %s: %w", cand.NodeClaim.Name, err), now)
+		}
+	}
 	c.cluster.MarkForDeletion(claimNames(cmd)...)
 	decided := c.entry(cmd, now, "disrupting node(s): "+cmd.Describe(), false)
 	decided.Decision = cmd.Decision()
@@ -453,6 +461,9 @@ func (c *Controller) rollback(ctx context.Context, cmd *Command, cause error, no
 		if err := c.setDisruptedTaint(ctx, cand.Node.Node.Name, false); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, err)
 		}
+		if err := c.setDisruptionReason(ctx, cand.NodeClaim.Name, "", now); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, err)
+		}
 	}
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Method: cmd.Method, Reason: ReasonAbandoned, Nodes: cmd.Nodes(),
 		NodePool: cmd.Candidates[0].NodePool.Name, Replacements: cmd.ReplacementTypes(),
@@ -460,23 +471,50 @@ func (c *Controller) rollback(ctx context.Context, cmd *Command, cause error, no
 	return errors.Join(errs...)
 }
 
-// removeStaleTaints clears the disrupted taint a crashed process left on nodes no command owns.
-func (c *Controller) removeStaleTaints(ctx context.Context, snap *state.Snapshot) error {
+// removeStale clears what a crashed process left on nodes no command owns: the disrupted taint,
+// and the DisruptionReason condition of their NodeClaims.
+func (c *Controller) removeStale(ctx context.Context, snap *state.Snapshot) error {
 	disrupted := karpv1.DisruptedNoScheduleTaint()
+	now := c.clock.Now()
 	for _, sn := range snap.Nodes {
-		if sn.Node == nil || (sn.NodeClaim != nil && sn.NodeClaim.DeletionTimestamp != nil) || sn.Node.DeletionTimestamp != nil {
+		if (sn.NodeClaim != nil && sn.NodeClaim.DeletionTimestamp != nil) || (sn.Node != nil && sn.Node.DeletionTimestamp != nil) {
 			continue
 		}
-		if !slices.ContainsFunc(sn.Node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) }) {
+		if sn.NodeClaim != nil && meta.FindStatusCondition(sn.NodeClaim.Status.Conditions, karpv1.ConditionTypeDisruptionReason) != nil {
+			if err := c.setDisruptionReason(ctx, sn.NodeClaim.Name, "", now); err != nil && !apierrors.IsNotFound(err) {
+				return err
+			}
+		}
+		if sn.Node == nil || !slices.ContainsFunc(sn.Node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) }) {
 			continue
 		}
 		if err := c.setDisruptedTaint(ctx, sn.Node.Name, false); err != nil && !apierrors.IsNotFound(err) {
 			return err
 		}
-		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindDisruption, Reason: "StaleTaintRemoved", Nodes: []string{sn.Node.Name},
+		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Reason: "StaleTaintRemoved", Nodes: []string{sn.Node.Name},
 			Message: fmt.Sprintf("removed the disrupted taint a previous run left on node %s", sn.Node.Name)})
 	}
 	return nil
+}
+
+// setDisruptionReason records on a NodeClaim why it is being disrupted, as Karpenter's
+// DisruptionReason condition does (its drain labels the evictions with it), or removes the
+// condition when reason is empty.
+func (c *Controller) setDisruptionReason(ctx context.Context, nodeClaim string, reason karpv1.DisruptionReason, now time.Time) error {
+	what := fmt.Sprintf("set %s=True (%s)", karpv1.ConditionTypeDisruptionReason, reason)
+	if reason == "" {
+		what = "remove condition " + karpv1.ConditionTypeDisruptionReason
+	}
+	_, err := c.exec.UpdateNodeClaimStatus(ctx, nodeClaim, what, func(o *karpv1.NodeClaim) error {
+		if reason == "" {
+			meta.RemoveStatusCondition(&o.Status.Conditions, karpv1.ConditionTypeDisruptionReason)
+			return nil
+		}
+		meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{Type: karpv1.ConditionTypeDisruptionReason, Status: metav1.ConditionTrue,
+			Reason: string(reason), Message: string(reason), LastTransitionTime: metav1.NewTime(now)})
+		return nil
+	})
+	return err
 }
 
 func (c *Controller) setDisruptedTaint(ctx context.Context, node string, on bool) error {

@@ -56,6 +56,7 @@ func EventReason(kind cloudprovider.InterruptionKind, detail string) (reason, ev
 // Handle acts on one event. An event about a machine no NodeClaim owns is recorded and dropped;
 // a failure to delete is returned so that the event is delivered again.
 func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) error {
+	ctx = cloudprovider.WithController(ctx, "interruption")
 	snap := h.cluster.Snapshot()
 	var target *state.Node
 	for _, sn := range snap.Nodes {

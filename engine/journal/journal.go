@@ -68,6 +68,12 @@ type Entry struct {
 	// deletion (Terminated). Lived is how long a terminated node lived, from its creation.
 	Took  time.Duration `json:",omitempty"`
 	Lived time.Duration `json:",omitempty"`
+	// InstanceTook is how long a terminated NodeClaim's instance took to go once its termination
+	// began (Terminated).
+	InstanceTook time.Duration `json:",omitempty"`
+	// DisruptionReason is why the node an eviction drains is disrupted, as its NodeClaim's
+	// DisruptionReason condition says ("" when it says nothing: a forceful termination).
+	DisruptionReason string `json:",omitempty"`
 	// DryRun marks what the autoscaler would have done in dry-run mode.
 	DryRun bool
 	// Failed marks an action that was tried and failed.

@@ -63,6 +63,7 @@ func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.Cl
 
 // Reconcile takes one step for every NodeClaim; a failure on one does not hold up the others.
 func (c *Controller) Reconcile(ctx context.Context) {
+	ctx = cloudprovider.WithController(ctx, "nodeclaim.lifecycle")
 	snap := c.cluster.Snapshot()
 	if !snap.Synced {
 		return

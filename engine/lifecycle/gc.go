@@ -21,6 +21,7 @@ const gcGrace = 30 * time.Second
 // machine is gone is deleted (its pods are planned again), and a machine this cluster launched
 // that no NodeClaim claims is terminated. Every action is journaled with its reason.
 func (c *Controller) GarbageCollect(ctx context.Context) error {
+	ctx = cloudprovider.WithController(ctx, "nodeclaim.garbagecollection")
 	snap := c.cluster.Snapshot()
 	if !snap.Synced {
 		return nil

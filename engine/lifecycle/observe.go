@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -91,7 +92,8 @@ func (c *Controller) driftReason(ctx context.Context, np *karpv1.NodePool, nc *k
 	if last, ok := c.driftChecked[nc.Name]; ok && now.Sub(last.at) < driftCheckPeriod {
 		return last.reason
 	}
-	reason, err := c.cloud.IsDrifted(ctx, nc)
+	// Karpenter checks drift in its NodeClaim disruption controller.
+	reason, err := c.cloud.IsDrifted(cloudprovider.WithController(ctx, "nodeclaim.disruption"), nc)
 	if err != nil {
 		return "" // unknown is not drifted; asked again next period
 	}

@@ -28,6 +28,11 @@ func ours(t *testing.T) []family {
 	t.Helper()
 	ch := make(chan *prometheus.Desc, 100)
 	NewSink(prometheus.NewRegistry()).Describe(ch)
+	var decorated collectors
+	Decorate(&fakeCloud{}, &decorated)
+	for _, c := range decorated {
+		c.Describe(ch)
+	}
 	NewCollector(state.NewCluster(clock.RealClock{}), nil, clock.RealClock{}, karpv1.WellKnownLabels().UnsortedList()).Describe(ch)
 	close(ch)
 	var out []family

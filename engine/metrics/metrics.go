@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -24,9 +25,11 @@ type Sink struct {
 	decisions, decisionsByPool, interruptions, deletedMessages    *prometheus.CounterVec
 	nodesDrained, evictions, failedValidations, queueFailures     *prometheus.CounterVec
 	launched, registered, initialized, blocked, entries           *prometheus.CounterVec
-	moves                                                         *prometheus.CounterVec
+	moves, podsDrained                                            *prometheus.CounterVec
 
-	scheduling, nodeClaimTermination, nodeLifetime, decision, evaluation, score *prometheus.HistogramVec
+	scheduling, nodeClaimTermination, nodeLifetime, decision, evaluation, score, instanceTermination *prometheus.HistogramVec
+
+	nodeTermination *prometheus.SummaryVec
 
 	unschedulable, eligible *prometheus.GaugeVec
 
@@ -86,6 +89,13 @@ func NewSink(reg prometheus.Registerer) *Sink {
 		"How long a disruption method takes to evaluate its candidates, in seconds, by reason and consolidation type.", durationBuckets, "reason", "consolidation_type")
 	s.score = histogram("karpenter_consolidation_score", "Scores of the consolidation moves weighed for Balanced NodePools, by decision, NodePool and policy.",
 		[]float64{0.1, 0.25, 0.33, 0.5, 1, 2, 5, 10}, "decision", "nodepool", "policy")
+	s.podsDrained = counter("karpenter_pods_drained_total", "Pods evicted by drains, by the disruption reason of their node.", "reason")
+	s.instanceTermination = histogram("karpenter_nodeclaims_instance_termination_duration_seconds",
+		"How long instances take to go once their termination begins, in seconds.", prometheus.ExponentialBuckets(1, 2, 11), "nodepool")
+	s.nodeTermination = prometheus.NewSummaryVec(prometheus.SummaryOpts{Name: "karpenter_nodes_termination_duration_seconds",
+		Help:       "How long nodes take from their deletion to their finalizer's removal, in seconds (nodepilot drains a node under its NodeClaim's deletion, and measures from it).",
+		Objectives: map[float64]float64{0: 0.01, 0.5: 0.01, 0.9: 0.01, 0.99: 0.01, 1: 0.01}}, []string{"nodepool"})
+	s.all = append(s.all, s.nodeTermination)
 	s.unschedulable = gauge("karpenter_scheduler_unschedulable_pods_count", "Pods the latest scheduling simulation could not place, by controller.", "controller")
 	s.eligible = gauge("karpenter_voluntary_disruption_eligible_nodes", "Nodes the latest pass of a disruption method could consider, by reason.", "reason")
 	reg.MustRegister(s)
@@ -174,12 +184,19 @@ func (s *Sink) Observe(e journal.Entry) {
 			if e.Lived > 0 {
 				s.nodeLifetime.WithLabelValues(e.NodePool).Observe(e.Lived.Seconds())
 			}
+			if e.InstanceTook > 0 {
+				s.instanceTermination.WithLabelValues(e.NodePool).Observe(e.InstanceTook.Seconds())
+			}
 			if len(e.Nodes) > 0 { // a node is drained before its instance goes
 				s.nodesTerminated.WithLabelValues(e.NodePool, e.Zone).Inc()
 				s.nodesDrained.WithLabelValues(e.NodePool).Inc()
+				if e.Took > 0 {
+					s.nodeTermination.WithLabelValues(e.NodePool).Observe(e.Took.Seconds())
+				}
 			}
 		case "Evicted": // the evictions the API accepted, one request per pod
 			s.evictions.WithLabelValues("200").Add(float64(len(e.Pods)))
+			s.podsDrained.WithLabelValues(cmp.Or(e.DisruptionReason, "Forceful Termination")).Add(float64(len(e.Pods)))
 		}
 	case journal.KindAction:
 		if e.Reason == "DeleteQueueMessage" && !e.Failed {

@@ -22,13 +22,18 @@ func counted(t *testing.T, family string, entries ...journal.Entry) map[string]f
 	}
 	got := map[string]float64{}
 	for _, m := range series(t, s, family) {
-		var labels []string
-		for _, l := range m.GetLabel() {
-			labels = append(labels, l.GetName()+"="+l.GetValue())
-		}
-		got[strings.Join(labels, ",")] = m.GetCounter().GetValue()
+		got[labelString(m.GetLabel())] = m.GetCounter().GetValue()
 	}
 	return got
+}
+
+// labelString writes labels as "name=value,..." in their order.
+func labelString(labels []*dto.LabelPair) string {
+	parts := make([]string, len(labels))
+	for i, l := range labels {
+		parts[i] = l.GetName() + "=" + l.GetValue()
+	}
+	return strings.Join(parts, ",")
 }
 
 // series gathers c on a fresh registry and returns the family's series.
@@ -102,6 +107,11 @@ func TestCountsAsKarpenterCountsThem(t *testing.T) {
 			{Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web", Nodes: []string{"n"}},
 			{Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web"}, // a NodeClaim that never had a node
 		}, map[string]float64{"nodepool=web": 1}},
+		// Drained pods count by their node's disruption reason, Karpenter's words when it has none.
+		{"drained pods", "karpenter_pods_drained_total", []journal.Entry{
+			{Kind: journal.KindTermination, Reason: "Evicted", Pods: []string{"default/a", "default/b"}, DisruptionReason: "Underutilized"},
+			{Kind: journal.KindTermination, Reason: "Evicted", Pods: []string{"default/c"}},
+		}, map[string]float64{"reason=Underutilized": 2, "reason=Forceful Termination": 1}},
 		{"evictions", "karpenter_pods_eviction_requests_total", []journal.Entry{
 			{Kind: journal.KindTermination, Reason: "Evicted", NodePool: "web", Pods: []string{"default/a", "default/b"}},
 		}, map[string]float64{"code=200": 2}},
@@ -143,7 +153,7 @@ func TestCountsAsKarpenterCountsThem(t *testing.T) {
 // by Karpenter's labels, and nothing for entries that measured nothing.
 func TestDurationsAsKarpenterObservesThem(t *testing.T) {
 	terminated := journal.Entry{Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web", Nodes: []string{"n"},
-		Took: 90 * time.Second, Lived: 3 * time.Hour}
+		Took: 90 * time.Second, Lived: 3 * time.Hour, InstanceTook: 40 * time.Second}
 	for _, tc := range []struct {
 		family  string
 		entries []journal.Entry
@@ -158,6 +168,10 @@ func TestDurationsAsKarpenterObservesThem(t *testing.T) {
 		{"karpenter_nodeclaims_termination_duration_seconds", []journal.Entry{terminated}, "nodepool=web", 1, 90},
 		{"karpenter_nodes_lifetime_duration_seconds", []journal.Entry{terminated, {Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web"}},
 			"nodepool=web", 1, 3 * 3600},
+		{"karpenter_nodeclaims_instance_termination_duration_seconds", []journal.Entry{terminated}, "nodepool=web", 1, 40},
+		// A NodeClaim without a node terminates no node.
+		{"karpenter_nodes_termination_duration_seconds", []journal.Entry{terminated, {Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web", Took: time.Minute}},
+			"nodepool=web", 1, 90},
 	} {
 		t.Run(tc.family, func(t *testing.T) {
 			s := NewSink(prometheus.NewRegistry())
@@ -170,8 +184,9 @@ func TestDurationsAsKarpenterObservesThem(t *testing.T) {
 			}
 			m := ms[0]
 			l := m.GetLabel()[0]
-			if got := l.GetName() + "=" + l.GetValue(); got != tc.labels || m.GetHistogram().GetSampleCount() != tc.count || m.GetHistogram().GetSampleSum() != tc.sum {
-				t.Errorf("{%s} count %d sum %v, want {%s} %d %v", got, m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum(), tc.labels, tc.count, tc.sum)
+			count, sum := m.GetHistogram().GetSampleCount()+m.GetSummary().GetSampleCount(), m.GetHistogram().GetSampleSum()+m.GetSummary().GetSampleSum()
+			if got := l.GetName() + "=" + l.GetValue(); got != tc.labels || count != tc.count || sum != tc.sum {
+				t.Errorf("{%s} count %d sum %v, want {%s} %d %v", got, count, sum, tc.labels, tc.count, tc.sum)
 			}
 		})
 	}
@@ -221,11 +236,7 @@ func TestMeasuresAsKarpenterDoes(t *testing.T) {
 			}
 			got := map[string]float64{}
 			for _, m := range series(t, s, tc.family) {
-				var labels []string
-				for _, l := range m.GetLabel() {
-					labels = append(labels, l.GetName()+"="+l.GetValue())
-				}
-				got[strings.Join(labels, ",")] = m.GetGauge().GetValue() + m.GetCounter().GetValue() + m.GetHistogram().GetSampleSum()
+				got[labelString(m.GetLabel())] = m.GetGauge().GetValue() + m.GetCounter().GetValue() + m.GetHistogram().GetSampleSum()
 			}
 			if !maps.Equal(got, tc.want) {
 				t.Errorf("%s = %v, want %v", tc.family, got, tc.want)

@@ -74,6 +74,7 @@ func (p *Provisioner) Last() *Outcome { return p.last.Load() }
 // Reconcile runs one provisioning pass over the current state. It does nothing until every
 // informer has synced: acting on a partial view could launch capacity that exists.
 func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
+	ctx = cloudprovider.WithController(ctx, "provisioner")
 	snap := p.cluster.Snapshot()
 	if !snap.Synced {
 		return nil, nil

@@ -47,6 +47,7 @@ func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.Cl
 // Reconcile brings every static NodePool toward its replicas. It does nothing until every
 // informer has synced: counting a partial view would create NodeClaims that exist.
 func (c *Controller) Reconcile(ctx context.Context) error {
+	ctx = cloudprovider.WithController(ctx, "static.provisioning")
 	// The loop runs on every cluster change: without a static NodePool, skip the snapshot.
 	if !c.cluster.AnyNodePool((*karpv1.NodePool).IsStatic) {
 		c.held = map[string]string{}

@@ -53,6 +53,8 @@ func New(cluster *state.Cluster, exec *executor.Executor, j *journal.Journal, c 
 
 // Reconcile takes one step for every NodeClaim being deleted.
 func (c *Controller) Reconcile(ctx context.Context) {
+	// Karpenter terminates instances in its NodeClaim lifecycle controller.
+	ctx = cloudprovider.WithController(ctx, "nodeclaim.lifecycle")
 	snap := c.cluster.Snapshot()
 	if !snap.Synced {
 		return
@@ -130,15 +132,18 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 	}
 	c.journal.Unblock(sn.Name())
 	capacityType, zone := sn.Placement()
-	var took, lived time.Duration
+	var took, lived, instanceTook time.Duration
 	if nc.DeletionTimestamp != nil {
 		took = now.Sub(nc.DeletionTimestamp.Time)
 	}
 	if sn.Node != nil {
 		lived = now.Sub(sn.Node.CreationTimestamp.Time)
 	}
+	if cond := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeInstanceTerminating); cond != nil && cond.Status == metav1.ConditionTrue {
+		instanceTook = now.Sub(cond.LastTransitionTime.Time)
+	}
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "Terminated", NodeClaims: []string{nc.Name}, Nodes: nodeName(sn),
-		CapacityType: capacityType, Zone: zone, Took: took, Lived: lived,
+		CapacityType: capacityType, Zone: zone, Took: took, Lived: lived, InstanceTook: instanceTook,
 		NodePool: sn.NodePool(), Message: fmt.Sprintf("deleted nodeclaim %s (instance %s terminated)", nc.Name, nc.Status.ProviderID)})
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/nodepilot/nodepilot/engine/disruption"
@@ -16,6 +18,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
 // Tier orders a drain as Karpenter does: non-critical pods, then non-critical DaemonSet pods,
@@ -137,8 +140,12 @@ func (c *Controller) report(sn *state.Node, evicted []*corev1.Pod, blocked []str
 					deadline.UTC().Format(time.RFC3339), grace, ptr.Deref(p.Spec.TerminationGracePeriodSeconds, corev1.DefaultTerminationGracePeriodSeconds))}
 			}
 		}
+		var why string
+		if cond := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeDisruptionReason); cond != nil && cond.Status == metav1.ConditionTrue {
+			why = cond.Reason
+		}
 		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "Evicted", Nodes: []string{sn.Node.Name},
-			NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(), Pods: names, Events: events,
+			NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(), Pods: names, Events: events, DisruptionReason: why,
 			Message: fmt.Sprintf("evicted %d pod(s) from node %s", len(evicted), sn.Node.Name)})
 	}
 	if len(blocked) > 0 {
