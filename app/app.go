@@ -202,6 +202,7 @@ func (a *App) newProvider(ctx context.Context, host string) error {
 		Act: func(ctx context.Context, action executor.Action, perform func(context.Context) error) error {
 			return a.Executor.Do(ctx, action, perform)
 		},
+		Measure: func(m journal.Measurement) { a.Journal.Measure(m) },
 	})
 	return err
 }
@@ -361,6 +362,7 @@ func (a *App) terminateNodeClass(ctx context.Context, snap *state.Snapshot, nc *
 		a.updateFinalizers(ctx, nc, "remove finalizer "+awsv1.TerminationFinalizer, func(f []string) []string {
 			return slices.DeleteFunc(f, func(s string) bool { return s == awsv1.TerminationFinalizer })
 		})
+		a.Journal.Measure(journal.Measurement{Measure: journal.MeasureNodeClassGone, NodeClass: nc.Name})
 	}
 	return nc.DeletionTimestamp != nil
 }

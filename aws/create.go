@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"maps"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 )
 
@@ -82,15 +84,21 @@ func (p *Provider) launch(ctx context.Context, nodeClaim *karpv1.NodeClaim, nc *
 			// (prices moved since): find what it launched.
 			return p.launchedEarlier(ctx, nodeClaim, err)
 		}
-		return nil, fmt.Errorf("nodeclaim %q: ec2 CreateFleet: %w", nodeClaim.Name, err)
+		reason := launchReason(err.Error())
+		return nil, &cloudprovider.CreateError{Reason: reason, Message: "creating the fleet failed: " + reason,
+			Err: fmt.Errorf("nodeclaim %q: ec2 CreateFleet: %w", nodeClaim.Name, err)}
 	}
-	subnetZones := map[string]string{}
+	subnetZones, zoneIDs := map[string]string{}, map[string]string{}
 	for _, s := range r.subnets {
-		subnetZones[s.ID] = s.Zone
+		subnetZones[s.ID], zoneIDs[s.Zone] = s.Zone, s.ZoneID
 	}
 	outcome := readFleet(out, input, subnetZones)
 	for _, o := range outcome.failed {
 		p.unavailable.mark(o)
+	}
+	for _, f := range outcome.failures {
+		p.opts.Measure(journal.Measurement{Measure: journal.MeasureLaunchFailure, Zone: f.zone, ZoneID: zoneIDs[f.zone],
+			CapacityType: f.capacityType, Reason: launchReason(f.said)})
 	}
 	if outcome.instance == nil {
 		failed := make([]string, len(outcome.failed))
@@ -100,7 +108,9 @@ func (p *Provider) launch(ctx context.Context, nodeClaim *karpv1.NodeClaim, nc *
 		if outcome.capacityOnly {
 			return nil, &cloudprovider.InsufficientCapacityError{NodeClaim: nodeClaim.Name, Offerings: failed, Cause: outcome.err}
 		}
-		return nil, fmt.Errorf("nodeclaim %q: ec2 CreateFleet launched nothing: %w", nodeClaim.Name, outcome.err)
+		reason := launchReason(outcome.err.Error())
+		return nil, &cloudprovider.CreateError{Reason: reason, Message: "the fleet launched nothing: " + reason,
+			Err: fmt.Errorf("nodeclaim %q: ec2 CreateFleet launched nothing: %w", nodeClaim.Name, outcome.err)}
 	}
 	p.inflight.take(outcome.instance.subnetID)
 	return outcome.instance, nil
@@ -140,6 +150,9 @@ func (p *Provider) templatesFor(ctx context.Context, nodeClaim *karpv1.NodeClaim
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("ec2nodeclass %q: %w", nc.Name, err)
+	}
+	if raw, err := base64.StdEncoding.DecodeString(data); err == nil {
+		p.opts.Measure(journal.Measurement{Measure: journal.MeasureUserDataBytes, NodeClass: nc.Name, Value: float64(len(raw))})
 	}
 	devices := nc.Spec.BlockDeviceMappings
 	if len(devices) == 0 {

@@ -184,9 +184,17 @@ type fleetOutcome struct {
 	instance *launched
 	// failed are the offerings that had no capacity.
 	failed []offering
+	// failures are every error of the answer, where it happened.
+	failures []launchFailure
 	// capacityOnly is true when every error was a capacity error.
 	capacityOnly bool
 	err          error
+}
+
+// launchFailure is one error of a CreateFleet answer: the capacity type and zone of its
+// override (the zone empty when EC2 names none), and what EC2 said.
+type launchFailure struct {
+	capacityType, zone, said string
 }
 
 // readFleet interprets a CreateFleet answer. Capacity errors name the offerings to mark
@@ -200,21 +208,25 @@ func readFleet(out *ec2.CreateFleetOutput, input *ec2.CreateFleetInput, subnetZo
 	seen := map[offering]bool{}
 	for _, e := range out.Errors {
 		code, msg := sdkaws.ToString(e.ErrorCode), sdkaws.ToString(e.ErrorMessage)
-		errs = append(errs, fmt.Errorf("%s: %s", code, msg))
-		if !codes[code] {
-			outcome.capacityOnly = false
-			continue
-		}
+		said := fmt.Sprintf("%s: %s", code, msg)
+		errs = append(errs, errors.New(said))
 		ct := capacityType
 		if e.Lifecycle != "" {
 			ct = string(e.Lifecycle)
 		}
+		lto := e.LaunchTemplateAndOverrides
+		named := lto != nil && lto.Overrides != nil && lto.Overrides.InstanceType != ""
+		var zone string
+		if named {
+			zone = cmp.Or(sdkaws.ToString(lto.Overrides.AvailabilityZone), subnetZones[sdkaws.ToString(lto.Overrides.SubnetId)])
+		}
+		outcome.failures = append(outcome.failures, launchFailure{capacityType: ct, zone: zone, said: said})
+		if !codes[code] {
+			outcome.capacityOnly = false
+			continue
+		}
 		var failed []offering
-		if lto := e.LaunchTemplateAndOverrides; lto != nil && lto.Overrides != nil && lto.Overrides.InstanceType != "" {
-			zone := sdkaws.ToString(lto.Overrides.AvailabilityZone)
-			if zone == "" {
-				zone = subnetZones[sdkaws.ToString(lto.Overrides.SubnetId)]
-			}
+		if named {
 			failed = append(failed, offering{ct, string(lto.Overrides.InstanceType), zone})
 		} else {
 			for _, cfg := range input.LaunchTemplateConfigs {

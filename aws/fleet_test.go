@@ -151,20 +151,22 @@ func TestReadFleet(t *testing.T) {
 		wantInstance string
 		wantFailed   []string
 		capacityOnly bool
+		// wantFailures are the errors where they happened, in Karpenter's reasons.
+		wantFailures []string
 	}{
 		{"launched after a capacity error", &ec2.CreateFleetOutput{
 			Errors: []ec2types.CreateFleetError{fleetErr("InsufficientInstanceCapacity", "a.large", "subnet-1")},
 			Instances: []ec2types.CreateFleetInstance{{InstanceIds: []string{"i-1"}, InstanceType: "b.large", Lifecycle: ec2types.InstanceLifecycleSpot,
 				LaunchTemplateAndOverrides: &ec2types.LaunchTemplateAndOverridesResponse{Overrides: &ec2types.FleetLaunchTemplateOverrides{
 					SubnetId: sdkaws.String("subnet-2"), AvailabilityZone: sdkaws.String("z2")}}}},
-		}, "i-1 b.large z2 subnet-2 spot", []string{"spot:a.large:z1"}, true},
+		}, "i-1 b.large z2 subnet-2 spot", []string{"spot:a.large:z1"}, true, []string{"spot z1 LaunchFailed"}},
 		{"account limit names no override", &ec2.CreateFleetOutput{
 			Errors: []ec2types.CreateFleetError{fleetErr("MaxSpotInstanceCountExceeded", "", "")},
-		}, "", []string{"spot:a.large:z1", "spot:b.large:z2"}, true},
+		}, "", []string{"spot:a.large:z1", "spot:b.large:z2"}, true, []string{"spot  SpotQuotaExceeded"}},
 		{"other error", &ec2.CreateFleetOutput{
 			Errors: []ec2types.CreateFleetError{fleetErr("InvalidLaunchTemplateId.NotFound", "a.large", "subnet-1")},
-		}, "", nil, false},
-		{"nothing at all", &ec2.CreateFleetOutput{}, "", nil, false},
+		}, "", nil, false, []string{"spot z1 LaunchTemplateNotFound"}},
+		{"nothing at all", &ec2.CreateFleetOutput{}, "", nil, false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,7 +182,33 @@ func TestReadFleet(t *testing.T) {
 			if got != tt.wantInstance || !slices.Equal(failed, tt.wantFailed) || (o.instance == nil && o.capacityOnly != tt.capacityOnly) {
 				t.Errorf("instance %q failed %v capacityOnly %v, want %q %v %v", got, failed, o.capacityOnly, tt.wantInstance, tt.wantFailed, tt.capacityOnly)
 			}
+			var failures []string
+			for _, f := range o.failures {
+				failures = append(failures, f.capacityType+" "+f.zone+" "+launchReason(f.said))
+			}
+			if !slices.Equal(failures, tt.wantFailures) {
+				t.Errorf("failures %q, want %q", failures, tt.wantFailures)
+			}
 		})
+	}
+}
+
+// TestLaunchReason: what EC2 says of a failed launch, named as Karpenter names it.
+func TestLaunchReason(t *testing.T) {
+	for said, want := range map[string]string{
+		"AuthFailure.ServiceLinkedRoleCreationNotPermitted: the role":                       "SpotSLRCreationFailed",
+		"UnauthorizedOperation: Not authorized for images: [ami-1]":                         "AMIAuthorizationFailure",
+		"UnauthorizedOperation: You are not authorized":                                     "Unauthorized",
+		"InvalidParameter: sg-1 and subnet-1 belong to different networks":                  "SecurityGroupSubnetVPCMismatch",
+		"InvalidParameterValue: Value (x) for parameter iamInstanceProfile.name is invalid": "InstanceProfileNameInvalid",
+		"InvalidAMIID.NotFound: ami-1":                                                      "AMINotFound",
+		"VcpuLimitExceeded: You have requested more vCPU":                                   "VCPULimitExceeded",
+		"InsufficientInstanceCapacity: no capacity in us-east-1a":                           "LaunchFailed",
+		"InsufficientFreeAddressesInSubnet: subnet-1":                                       "InsufficientFreeAddressesInSubnet",
+	} {
+		if got := launchReason(said); got != want {
+			t.Errorf("launchReason(%q) = %s, want %s", said, got, want)
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/journal"
 )
 
 // liveStates are the instance states Get and List report; terminated instances are gone.
@@ -81,15 +82,18 @@ func instanceFromEC2(in *ec2types.Instance) instance {
 
 // instanceID reads the instance id from a provider ID (aws:///ZONE/ID).
 func instanceID(providerID string) (string, error) {
+	_, id, err := parseProviderID(providerID)
+	return id, err
+}
+
+// parseProviderID reads the zone and instance id of a provider ID (aws:///ZONE/ID).
+func parseProviderID(providerID string) (zone, id string, err error) {
 	rest, ok := strings.CutPrefix(providerID, "aws:///")
-	if !ok {
-		return "", fmt.Errorf("provider id %q is not aws:///ZONE/INSTANCE-ID", providerID)
-	}
 	i := strings.LastIndexByte(rest, '/')
-	if i < 0 || !strings.HasPrefix(rest[i+1:], "i-") {
-		return "", fmt.Errorf("provider id %q is not aws:///ZONE/INSTANCE-ID", providerID)
+	if !ok || i < 0 || !strings.HasPrefix(rest[i+1:], "i-") {
+		return "", "", fmt.Errorf("provider id %q is not aws:///ZONE/INSTANCE-ID", providerID)
 	}
-	return rest[i+1:], nil
+	return rest[:i], rest[i+1:], nil
 }
 
 // Get returns the instance with this provider ID as a NodeClaim. A terminated or unknown
@@ -189,12 +193,13 @@ func (p *Provider) Delete(ctx context.Context, nodeClaim *karpv1.NodeClaim) erro
 	if nodeClaim.Status.ProviderID == "" {
 		return p.deleteUnrecorded(ctx, nodeClaim)
 	}
-	id, err := instanceID(nodeClaim.Status.ProviderID)
+	zone, id, err := parseProviderID(nodeClaim.Status.ProviderID)
 	if err != nil {
 		return fmt.Errorf("deleting nodeclaim %q: %w", nodeClaim.Name, err)
 	}
 	res, err := p.terminator.terminate(ctx, id)
 	if err != nil {
+		p.opts.Measure(journal.Measurement{Measure: journal.MeasureTerminationFailure, Zone: zone, ZoneID: nodeClaim.Labels[awsv1.LabelTopologyZoneID]})
 		return fmt.Errorf("deleting nodeclaim %q: %w", nodeClaim.Name, err)
 	}
 	if res.gone() {

@@ -19,6 +19,7 @@ import (
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/executor"
+	"github.com/nodepilot/nodepilot/engine/journal"
 )
 
 // Defaults of the Options durations.
@@ -78,6 +79,9 @@ type Options struct {
 	// interruption queue deletions): executor.Executor.Do, so that they are journaled and held
 	// back in a dry run like every other write. Required.
 	Act func(ctx context.Context, a executor.Action, perform func(context.Context) error) error
+	// Measure receives the provider's figures for metrics (launch failures, user data sizes,
+	// batches): the journal's Measure. Optional.
+	Measure func(journal.Measurement)
 }
 
 func (o *Options) setDefaults() {
@@ -86,6 +90,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
+	}
+	if o.Measure == nil {
+		o.Measure = func(journal.Measurement) {}
 	}
 	defaultDuration(&o.RefreshPeriod, DefaultRefreshPeriod)
 	defaultDuration(&o.RefreshRetry, DefaultRefreshRetry)
@@ -161,7 +168,7 @@ func New(clients Clients, opts Options) (*Provider, error) {
 		driftList:          newTTLCache[[]instance](opts.Clock, DriftListTTL),
 		templateCache:      newTTLCache[struct{}](opts.Clock, templateTTL),
 	}
-	p.terminator = newTerminator(clients.EC2, opts.TerminateBatchWindow)
+	p.terminator = newTerminator(clients.EC2, opts.TerminateBatchWindow, opts.Measure)
 	return p, nil
 }
 

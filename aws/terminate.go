@@ -10,6 +10,8 @@ import (
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/nodepilot/nodepilot/engine/journal"
 )
 
 // maxTerminateBatch is the most instance ids one TerminateInstances call takes.
@@ -32,10 +34,11 @@ func (t terminated) gone() bool {
 // waits for the batch window, collecting the ids of the callers that arrive meanwhile, then makes
 // one call for all of them. No goroutine is started: the first caller does the work.
 type terminator struct {
-	ec2    EC2API
-	window time.Duration
-	mu     sync.Mutex
-	open   *terminateBatch
+	ec2     EC2API
+	window  time.Duration
+	measure func(journal.Measurement)
+	mu      sync.Mutex
+	open    *terminateBatch
 }
 
 type terminateBatch struct {
@@ -45,8 +48,8 @@ type terminateBatch struct {
 	err     error
 }
 
-func newTerminator(api EC2API, window time.Duration) *terminator {
-	return &terminator{ec2: api, window: window}
+func newTerminator(api EC2API, window time.Duration, measure func(journal.Measurement)) *terminator {
+	return &terminator{ec2: api, window: window, measure: measure}
 }
 
 // terminate terminates one instance, in a batch with any others asked for within the window.
@@ -65,6 +68,7 @@ func (t *terminator) terminate(ctx context.Context, id string) (terminated, erro
 	t.mu.Unlock()
 
 	if leader {
+		opened := time.Now()
 		timer := time.NewTimer(t.window)
 		select {
 		case <-timer.C:
@@ -77,6 +81,9 @@ func (t *terminator) terminate(ctx context.Context, id string) (terminated, erro
 		}
 		ids := slices.Clone(b.ids)
 		t.mu.Unlock()
+		// Karpenter's name for its batcher of the same calls.
+		t.measure(journal.Measurement{Measure: journal.MeasureBatchSize, Batcher: "terminate_instances", Value: float64(len(ids))})
+		t.measure(journal.Measurement{Measure: journal.MeasureBatchTime, Batcher: "terminate_instances", Value: time.Since(opened).Seconds()})
 		// The batch holds other callers' ids: it runs even when the leader's context ended.
 		b.results, b.err = terminateInstances(context.WithoutCancel(ctx), t.ec2, ids)
 		close(b.done)

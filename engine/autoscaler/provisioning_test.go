@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
@@ -156,21 +157,37 @@ func TestNodePoolLimitsHold(t *testing.T) {
 }
 
 // TestLaunchErrorsRetryWithBackoff: a launch that fails is retried with backoff until it
-// succeeds; a node class not ready yet is said once on the NodeClaim, as Karpenter's event.
+// succeeds, its NodeClaim's Launched condition Unknown meanwhile with the provider's reason (as
+// Karpenter's); a node class not ready yet is said once on the NodeClaim, as Karpenter's event.
 func TestLaunchErrorsRetryWithBackoff(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		err      error
-		notReady int // NodeClassNotReady events
+		name       string
+		err        error
+		notReady   int // NodeClassNotReady events
+		wantReason string
 	}{
-		{"an API error", enginetest.ErrInjected, 0},
-		{"a node class not ready", &cloudprovider.NodeClassNotReadyError{NodeClass: "default", Reason: "no subnet selected"}, 1},
+		{"an API error", enginetest.ErrInjected, 0, "LaunchFailed"},
+		{"a node class not ready", &cloudprovider.NodeClassNotReadyError{NodeClass: "default", Reason: "no subnet selected"}, 1, "LaunchFailed"},
+		{"a failure the provider names", &cloudprovider.CreateError{Reason: "VCPULimitExceeded", Message: "over the vCPU quota", Err: enginetest.ErrInjected},
+			0, "VCPULimitExceeded"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
 			h.NodePool("default")
 			h.Cloud.FailNext("Create", 2, tc.err)
 			h.Deployment("web", 1, enginetest.Resources("1", ""))
+			reason := ""
+			for i := 0; i < 30 && reason == ""; i++ {
+				h.Step(time.Second)
+				for _, nc := range h.API.NodeClaims() {
+					if c := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeLaunched); c != nil && c.Status == metav1.ConditionUnknown {
+						reason = c.Reason
+					}
+				}
+			}
+			if reason != tc.wantReason {
+				t.Errorf("Launched=Unknown with reason %q while failing, want %q", reason, tc.wantReason)
+			}
 			h.Advance(time.Minute, time.Second)
 			if err := h.CheckConverged(); err != nil {
 				t.Fatal(err)

@@ -141,3 +141,15 @@ func (i Interruption) MessageType() string {
 type Interruptions interface {
 	Run(ctx context.Context, handle func(context.Context, Interruption) error) error
 }
+
+// CreateError is a launch that failed for a reason the provider can name: the NodeClaim's
+// Launched condition carries Reason and Message, as Karpenter's does.
+type CreateError struct {
+	Reason, Message string
+	Err             error
+}
+
+func (e *CreateError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the provider's error.
+func (e *CreateError) Unwrap() error { return e.Err }

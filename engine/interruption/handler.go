@@ -66,8 +66,12 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 		}
 	}
 	reason, eventType := EventReason(ev.Kind, ev.Detail)
-	entry := journal.Entry{Time: h.clock.Now(), Kind: journal.KindInterruption, Method: "Interruption", Reason: string(ev.Kind), Until: ev.Deadline,
+	now := h.clock.Now()
+	entry := journal.Entry{Time: now, Kind: journal.KindInterruption, Method: "Interruption", Reason: string(ev.Kind), Until: ev.Deadline,
 		MessageType: ev.MessageType(), DryRun: h.exec.DryRun()}
+	if !ev.At.IsZero() {
+		entry.Took = now.Sub(ev.At) // how long the message waited
+	}
 	if target == nil {
 		entry.Message = fmt.Sprintf("%s for %s, which no nodeclaim owns; ignored", ev.Kind, ev.InstanceID)
 		h.journal.Record(entry)

@@ -65,7 +65,8 @@ type Entry struct {
 	MessageType string `json:",omitempty"`
 	// Took is how long the step the entry concludes took, where it measures one: the scheduling
 	// simulation of a provisioning pass (PodsPending), a NodeClaim's termination since its
-	// deletion (Terminated). Lived is how long a terminated node lived, from its creation.
+	// deletion (Terminated), an interruption message's wait since the cloud sent it. Lived is
+	// how long a terminated node lived, from its creation.
 	Took  time.Duration `json:",omitempty"`
 	Lived time.Duration `json:",omitempty"`
 	// InstanceTook is how long a terminated NodeClaim's instance took to go once its termination

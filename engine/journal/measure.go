@@ -20,6 +20,20 @@ const (
 	// MeasureConsolidationScore is a move's score (Value) for a Balanced NodePool, and whether it
 	// passed that NodePool's bar (Decision).
 	MeasureConsolidationScore Measure = "ConsolidationScore"
+	// MeasureLaunchFailure is one offering a launch failed on: its Zone, ZoneID and
+	// CapacityType, and the failure's Reason in Karpenter's words.
+	MeasureLaunchFailure Measure = "LaunchFailure"
+	// MeasureTerminationFailure is a termination the cloud refused, in a Zone and ZoneID.
+	MeasureTerminationFailure Measure = "TerminationFailure"
+	// MeasureUserDataBytes is the size of the user data a NodeClass renders (Value, decoded
+	// bytes).
+	MeasureUserDataBytes Measure = "UserDataBytes"
+	// MeasureNodeClassGone says a NodeClass is deleted: its figures go with it.
+	MeasureNodeClassGone Measure = "NodeClassGone"
+	// MeasureBatchSize and MeasureBatchTime are how many requests a Batcher's batch took and how
+	// long its window was open (seconds).
+	MeasureBatchSize Measure = "BatchSize"
+	MeasureBatchTime Measure = "BatchTime"
 )
 
 // Measurement is a figure a loop takes each time it runs, for metrics: how long a pod waited
@@ -28,8 +42,10 @@ const (
 // hands them to the sinks that are Meters.
 type Measurement struct {
 	Measure Measure
-	// Controller, Method, NodePool, Policy and Decision qualify the figure where it has them.
+	// The fields below qualify the figure where it has them.
 	Controller, Method, NodePool, Policy, Decision string
+	Zone, ZoneID, CapacityType, Reason             string
+	NodeClass, Batcher                             string
 	Value                                          float64
 }
 

@@ -154,8 +154,15 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 		b.delay = min(max(2*b.delay, time.Second), 5*time.Minute)
 		b.next = now.Add(b.delay)
 		c.backoff[nc.Name] = b
-		_, uerr := c.exec.UpdateNodeClaimStatus(ctx, nc.Name, "set Launched=False (LaunchFailed)", func(o *karpv1.NodeClaim) error {
-			setCondition(o, karpv1.ConditionTypeLaunched, metav1.ConditionFalse, "LaunchFailed", err.Error(), now)
+		// As Karpenter: the launch is not known to have failed for good, so Unknown, with the
+		// provider's reason when it names one.
+		reason, message := "LaunchFailed", err.Error()
+		var failed *cloudprovider.CreateError
+		if errors.As(err, &failed) {
+			reason, message = failed.Reason, failed.Message
+		}
+		_, uerr := c.exec.UpdateNodeClaimStatus(ctx, nc.Name, fmt.Sprintf("set Launched=Unknown (%s)", reason), func(o *karpv1.NodeClaim) error {
+			setCondition(o, karpv1.ConditionTypeLaunched, metav1.ConditionUnknown, reason, message, now)
 			return nil
 		})
 		return errors.Join(fmt.Errorf("launching (retry in %s): %w", b.delay, err), uerr)

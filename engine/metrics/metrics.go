@@ -25,13 +25,14 @@ type Sink struct {
 	decisions, decisionsByPool, interruptions, deletedMessages    *prometheus.CounterVec
 	nodesDrained, evictions, failedValidations, queueFailures     *prometheus.CounterVec
 	launched, registered, initialized, blocked, entries           *prometheus.CounterVec
-	moves, podsDrained                                            *prometheus.CounterVec
+	moves, podsDrained, launchFailures, terminationFailures       *prometheus.CounterVec
 
 	scheduling, nodeClaimTermination, nodeLifetime, decision, evaluation, score, instanceTermination *prometheus.HistogramVec
+	queueDuration, batchSize, batchTime                                                              *prometheus.HistogramVec
 
 	nodeTermination *prometheus.SummaryVec
 
-	unschedulable, eligible *prometheus.GaugeVec
+	unschedulable, eligible, userData *prometheus.GaugeVec
 
 	all []prometheus.Collector // every one of them
 }
@@ -96,6 +97,17 @@ func NewSink(reg prometheus.Registerer) *Sink {
 		Help:       "How long nodes take from their deletion to their finalizer's removal, in seconds (nodepilot drains a node under its NodeClaim's deletion, and measures from it).",
 		Objectives: map[float64]float64{0: 0.01, 0.5: 0.01, 0.9: 0.01, 0.99: 0.01, 1: 0.01}}, []string{"nodepool"})
 	s.all = append(s.all, s.nodeTermination)
+	s.launchFailures = counter("karpenter_cloudprovider_instance_launch_failures_total",
+		"Offerings a launch failed on, by zone, zone ID, capacity type and Karpenter's reason.", "zone", "zone_id", "capacity_type", "reason")
+	s.terminationFailures = counter("karpenter_cloudprovider_instance_termination_failures_total",
+		"Instance terminations the cloud refused, by zone and zone ID.", "zone", "zone_id")
+	s.queueDuration = histogram("karpenter_interruption_message_queue_duration_seconds",
+		"How long interruption messages waited, from the cloud sending them to their handling, in seconds.", durationBuckets)
+	s.batchSize = histogram("karpenter_cloudprovider_batcher_batch_size", "How many requests a batched cloud call carried, by batcher.",
+		sizeBuckets(), "batcher")
+	s.batchTime = histogram("karpenter_cloudprovider_batcher_batch_time_seconds", "How long a batcher's window stayed open, in seconds.",
+		durationBuckets, "batcher")
+	s.userData = gauge("karpenter_ec2nodeclasses_userdata_bytes", "The size of the user data an EC2NodeClass renders, in decoded bytes.", "nodeclass")
 	s.unschedulable = gauge("karpenter_scheduler_unschedulable_pods_count", "Pods the latest scheduling simulation could not place, by controller.", "controller")
 	s.eligible = gauge("karpenter_voluntary_disruption_eligible_nodes", "Nodes the latest pass of a disruption method could consider, by reason.", "reason")
 	reg.MustRegister(s)
@@ -105,6 +117,12 @@ func NewSink(reg prometheus.Registerer) *Sink {
 // durationBuckets are Karpenter's (controller-runtime's, extended to ten minutes).
 var durationBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1,
 	1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60, 120, 150, 300, 450, 600}
+
+// sizeBuckets are Karpenter's batch size buckets.
+func sizeBuckets() []float64 {
+	return []float64{1, 2, 4, 5, 10, 15, 20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 125, 150, 175, 200,
+		225, 250, 275, 300, 350, 400, 450, 500, 550, 600, 700, 800, 900, 1000}
+}
 
 // lifetimeBuckets are Karpenter's node lifetime buckets: 15 minutes to 30 days.
 func lifetimeBuckets() []float64 {
@@ -147,6 +165,18 @@ func (s *Sink) Measure(m journal.Measurement) {
 		s.moves.WithLabelValues(m.Decision, m.NodePool, m.Policy).Inc()
 	case journal.MeasureConsolidationScore:
 		s.score.WithLabelValues(m.Decision, m.NodePool, m.Policy).Observe(m.Value)
+	case journal.MeasureLaunchFailure:
+		s.launchFailures.WithLabelValues(m.Zone, m.ZoneID, m.CapacityType, m.Reason).Inc()
+	case journal.MeasureTerminationFailure:
+		s.terminationFailures.WithLabelValues(m.Zone, m.ZoneID).Inc()
+	case journal.MeasureUserDataBytes:
+		s.userData.WithLabelValues(m.NodeClass).Set(m.Value)
+	case journal.MeasureNodeClassGone:
+		s.userData.DeleteLabelValues(m.NodeClass)
+	case journal.MeasureBatchSize:
+		s.batchSize.WithLabelValues(m.Batcher).Observe(m.Value)
+	case journal.MeasureBatchTime:
+		s.batchTime.WithLabelValues(m.Batcher).Observe(m.Value)
 	}
 }
 
@@ -205,6 +235,9 @@ func (s *Sink) Observe(e journal.Entry) {
 	case journal.KindInterruption:
 		if e.MessageType != "" { // not the queue's own errors
 			s.interruptions.WithLabelValues(e.MessageType).Inc()
+			if e.Took > 0 {
+				s.queueDuration.WithLabelValues().Observe(e.Took.Seconds())
+			}
 		}
 	case journal.KindBlocked:
 		s.blocked.WithLabelValues(e.Reason).Inc()

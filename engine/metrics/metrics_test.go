@@ -169,6 +169,11 @@ func TestDurationsAsKarpenterObservesThem(t *testing.T) {
 		{"karpenter_nodes_lifetime_duration_seconds", []journal.Entry{terminated, {Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web"}},
 			"nodepool=web", 1, 3 * 3600},
 		{"karpenter_nodeclaims_instance_termination_duration_seconds", []journal.Entry{terminated}, "nodepool=web", 1, 40},
+		// The queue's own errors are no messages.
+		{"karpenter_interruption_message_queue_duration_seconds", []journal.Entry{
+			{Kind: journal.KindInterruption, MessageType: "spot_interrupted", Took: 3 * time.Second},
+			{Kind: journal.KindInterruption, Reason: "Error", Took: time.Minute},
+		}, "", 1, 3},
 		// A NodeClaim without a node terminates no node.
 		{"karpenter_nodes_termination_duration_seconds", []journal.Entry{terminated, {Kind: journal.KindTermination, Reason: "Terminated", NodePool: "web", Took: time.Minute}},
 			"nodepool=web", 1, 90},
@@ -183,9 +188,8 @@ func TestDurationsAsKarpenterObservesThem(t *testing.T) {
 				t.Fatalf("%d series of %s, want 1", len(ms), tc.family)
 			}
 			m := ms[0]
-			l := m.GetLabel()[0]
 			count, sum := m.GetHistogram().GetSampleCount()+m.GetSummary().GetSampleCount(), m.GetHistogram().GetSampleSum()+m.GetSummary().GetSampleSum()
-			if got := l.GetName() + "=" + l.GetValue(); got != tc.labels || count != tc.count || sum != tc.sum {
+			if got := labelString(m.GetLabel()); got != tc.labels || count != tc.count || sum != tc.sum {
 				t.Errorf("{%s} count %d sum %v, want {%s} %d %v", got, count, sum, tc.labels, tc.count, tc.sum)
 			}
 		})
@@ -225,6 +229,26 @@ func TestMeasuresAsKarpenterDoes(t *testing.T) {
 			{Measure: journal.MeasureConsolidationMove, NodePool: "batch", Policy: "WhenEmptyOrUnderutilized", Decision: "approved"},
 		}, map[string]float64{"decision=approved,nodepool=web,policy=Balanced": 1, "decision=rejected,nodepool=web,policy=Balanced": 1,
 			"decision=approved,nodepool=batch,policy=WhenEmptyOrUnderutilized": 1}},
+		{"karpenter_cloudprovider_instance_launch_failures_total", []journal.Measurement{
+			{Measure: journal.MeasureLaunchFailure, Zone: "us-east-1a", ZoneID: "use1-az1", CapacityType: "spot", Reason: "LaunchFailed"},
+			{Measure: journal.MeasureLaunchFailure, Zone: "us-east-1a", ZoneID: "use1-az1", CapacityType: "spot", Reason: "LaunchFailed"},
+		}, map[string]float64{"capacity_type=spot,reason=LaunchFailed,zone=us-east-1a,zone_id=use1-az1": 2}},
+		{"karpenter_cloudprovider_instance_termination_failures_total", []journal.Measurement{
+			{Measure: journal.MeasureTerminationFailure, Zone: "us-east-1b", ZoneID: "use1-az2"},
+		}, map[string]float64{"zone=us-east-1b,zone_id=use1-az2": 1}},
+		// A deleted node class's size goes with it.
+		{"karpenter_ec2nodeclasses_userdata_bytes", []journal.Measurement{
+			{Measure: journal.MeasureUserDataBytes, NodeClass: "default", Value: 900},
+			{Measure: journal.MeasureUserDataBytes, NodeClass: "gpu", Value: 1200},
+			{Measure: journal.MeasureUserDataBytes, NodeClass: "default", Value: 1000},
+			{Measure: journal.MeasureNodeClassGone, NodeClass: "gpu"},
+		}, map[string]float64{"nodeclass=default": 1000}},
+		{"karpenter_cloudprovider_batcher_batch_size", []journal.Measurement{
+			{Measure: journal.MeasureBatchSize, Batcher: "terminate_instances", Value: 4},
+		}, map[string]float64{"batcher=terminate_instances": 4}},
+		{"karpenter_cloudprovider_batcher_batch_time_seconds", []journal.Measurement{
+			{Measure: journal.MeasureBatchTime, Batcher: "terminate_instances", Value: 0.125},
+		}, map[string]float64{"batcher=terminate_instances": 0.125}},
 		{"karpenter_consolidation_score", []journal.Measurement{
 			{Measure: journal.MeasureConsolidationScore, NodePool: "web", Policy: "Balanced", Decision: "approved", Value: 0.75},
 		}, map[string]float64{"decision=approved,nodepool=web,policy=Balanced": 0.75}},
