@@ -160,6 +160,11 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 			if n := len(h.measured.of(journal.MeasureSchedulingDecision)); n < 2 {
 				t.Errorf("%d scheduling decisions measured, want one per pod (2 or more)", n)
 			}
+			// Each solve said its queue while running, and that it ended, under one id.
+			queued, ended := h.measured.of(journal.MeasureSolveQueue), h.measured.of(journal.MeasureSolveDone)
+			if len(queued) == 0 || len(ended) == 0 || queued[0].SchedulingID != ended[0].SchedulingID || queued[0].Controller != "provisioner" {
+				t.Errorf("solve progress measured %+v, ends %+v; want the first solve's queue and end under one id", queued, ended)
+			}
 			if err := h.CheckConverged(); err != nil {
 				t.Fatal(err)
 			}

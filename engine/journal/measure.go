@@ -34,6 +34,12 @@ const (
 	// long its window was open (seconds).
 	MeasureBatchSize Measure = "BatchSize"
 	MeasureBatchTime Measure = "BatchTime"
+	// MeasureSolveQueue is how many pods wait in the queue of a running solve of Controller
+	// (SchedulingID names the solve), MeasureSolveRunning how long it has run (seconds), and
+	// MeasureSolveDone that it ended.
+	MeasureSolveQueue   Measure = "SolveQueue"
+	MeasureSolveRunning Measure = "SolveRunning"
+	MeasureSolveDone    Measure = "SolveDone"
 )
 
 // Measurement is a figure a loop takes each time it runs, for metrics: how long a pod waited
@@ -45,7 +51,7 @@ type Measurement struct {
 	// The fields below qualify the figure where it has them.
 	Controller, Method, NodePool, Policy, Decision string
 	Zone, ZoneID, CapacityType, Reason             string
-	NodeClass, Batcher                             string
+	NodeClass, Batcher, SchedulingID               string
 	Value                                          float64
 }
 

@@ -32,7 +32,7 @@ type Sink struct {
 
 	nodeTermination *prometheus.SummaryVec
 
-	unschedulable, eligible, userData *prometheus.GaugeVec
+	unschedulable, eligible, userData, queueDepth, unfinished *prometheus.GaugeVec
 
 	all []prometheus.Collector // every one of them
 }
@@ -108,6 +108,9 @@ func NewSink(reg prometheus.Registerer) *Sink {
 	s.batchTime = histogram("karpenter_cloudprovider_batcher_batch_time_seconds", "How long a batcher's window stayed open, in seconds.",
 		durationBuckets, "batcher")
 	s.userData = gauge("karpenter_ec2nodeclasses_userdata_bytes", "The size of the user data an EC2NodeClass renders, in decoded bytes.", "nodeclass")
+	s.queueDepth = gauge("karpenter_scheduler_queue_depth", "Pods waiting in the queue of a running scheduling simulation.", "controller", "scheduling_id")
+	s.unfinished = gauge("karpenter_scheduler_unfinished_work_seconds", "How long a running scheduling simulation has run, in seconds.",
+		"controller", "scheduling_id")
 	s.unschedulable = gauge("karpenter_scheduler_unschedulable_pods_count", "Pods the latest scheduling simulation could not place, by controller.", "controller")
 	s.eligible = gauge("karpenter_voluntary_disruption_eligible_nodes", "Nodes the latest pass of a disruption method could consider, by reason.", "reason")
 	reg.MustRegister(s)
@@ -173,6 +176,13 @@ func (s *Sink) Measure(m journal.Measurement) {
 		s.userData.WithLabelValues(m.NodeClass).Set(m.Value)
 	case journal.MeasureNodeClassGone:
 		s.userData.DeleteLabelValues(m.NodeClass)
+	case journal.MeasureSolveQueue:
+		s.queueDepth.WithLabelValues(m.Controller, m.SchedulingID).Set(m.Value)
+	case journal.MeasureSolveRunning:
+		s.unfinished.WithLabelValues(m.Controller, m.SchedulingID).Set(m.Value)
+	case journal.MeasureSolveDone: // as Karpenter, a finished solve leaves no series
+		s.queueDepth.DeleteLabelValues(m.Controller, m.SchedulingID)
+		s.unfinished.DeleteLabelValues(m.Controller, m.SchedulingID)
 	case journal.MeasureBatchSize:
 		s.batchSize.WithLabelValues(m.Batcher).Observe(m.Value)
 	case journal.MeasureBatchTime:

@@ -243,6 +243,17 @@ func TestMeasuresAsKarpenterDoes(t *testing.T) {
 			{Measure: journal.MeasureUserDataBytes, NodeClass: "default", Value: 1000},
 			{Measure: journal.MeasureNodeClassGone, NodeClass: "gpu"},
 		}, map[string]float64{"nodeclass=default": 1000}},
+		// A running solve's queue and time are there while it runs, and gone once it is done.
+		{"karpenter_scheduler_queue_depth", []journal.Measurement{
+			{Measure: journal.MeasureSolveQueue, Controller: "provisioner", SchedulingID: "1", Value: 40},
+			{Measure: journal.MeasureSolveQueue, Controller: "provisioner", SchedulingID: "2", Value: 7},
+			{Measure: journal.MeasureSolveDone, Controller: "provisioner", SchedulingID: "1"},
+		}, map[string]float64{"controller=provisioner,scheduling_id=2": 7}},
+		{"karpenter_scheduler_unfinished_work_seconds", []journal.Measurement{
+			{Measure: journal.MeasureSolveRunning, Controller: "provisioner", SchedulingID: "1", Value: 0.5},
+			{Measure: journal.MeasureSolveRunning, Controller: "provisioner", SchedulingID: "2", Value: 2},
+			{Measure: journal.MeasureSolveDone, Controller: "provisioner", SchedulingID: "2"},
+		}, map[string]float64{"controller=provisioner,scheduling_id=1": 0.5}},
 		{"karpenter_cloudprovider_batcher_batch_size", []journal.Measurement{
 			{Measure: journal.MeasureBatchSize, Batcher: "terminate_instances", Value: 4},
 		}, map[string]float64{"batcher=terminate_instances": 4}},

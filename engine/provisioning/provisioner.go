@@ -3,6 +3,7 @@ package provisioning
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,6 +51,8 @@ type Provisioner struct {
 	last    atomic.Pointer[Outcome]
 	// cache keeps the NodePools' instance type tables from one pass to the next.
 	cache scheduling.Cache
+	// solves numbers the solves, to tell them apart in metrics.
+	solves atomic.Uint64
 	// barren are the NodePools last found with no instance type to launch (reported once).
 	mu     sync.Mutex
 	barren map[string]bool
@@ -91,6 +94,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	opts := p.opts.Scheduling
 	start := time.Now()
 	opts.Deadline = start.Add(p.opts.SolveTimeout)
+	opts.Progress = p.progress(p.solves.Add(1))
 	in := Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil)
 	in.Cache = &p.cache
 	prep := scheduling.Prepare(in)
@@ -145,6 +149,19 @@ func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.
 	// Count on the new NodeClaim for its pods until it registers, as on any in-flight capacity.
 	p.cluster.Nominate(created.Name, p.clock.Now().Add(p.opts.NominationTTL))
 	return created.Name, nil
+}
+
+// progress measures how far solve n has got while it runs.
+func (p *Provisioner) progress(n uint64) func(int, time.Duration, bool) {
+	id := strconv.FormatUint(n, 10)
+	return func(queued int, ran time.Duration, done bool) {
+		if done {
+			p.journal.Measure(journal.Measurement{Measure: journal.MeasureSolveDone, Controller: "provisioner", SchedulingID: id})
+			return
+		}
+		p.journal.Measure(journal.Measurement{Measure: journal.MeasureSolveQueue, Controller: "provisioner", SchedulingID: id, Value: float64(queued)})
+		p.journal.Measure(journal.Measurement{Measure: journal.MeasureSolveRunning, Controller: "provisioner", SchedulingID: id, Value: ran.Seconds()})
+	}
 }
 
 // measure notes the solve's decisions about each pod in the cluster state, for Karpenter's pod

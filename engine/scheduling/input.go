@@ -114,4 +114,7 @@ type Options struct {
 	// Deadline, when set, stops the solve; pods not yet placed are reported unschedulable with
 	// reason SolveTimedOut, and what was planned stands.
 	Deadline time.Time
+	// Progress, when set, is told as a solve runs how many pods wait in its queue and how long
+	// it has run, and once more with done when it ends.
+	Progress func(queued int, ran time.Duration, done bool)
 }

@@ -156,10 +156,16 @@ func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode) *Results {
 	q := newQueue(queued)
 	opts := p.in.Options
 	timedOut := false
+	start := time.Now()
 	for n := 0; ; n++ {
-		if !opts.Deadline.IsZero() && n%64 == 0 && time.Now().After(opts.Deadline) {
-			timedOut = true
-			break
+		if n%64 == 0 { // the clock and the progress are read now and then: a pod takes microseconds
+			if opts.Progress != nil {
+				opts.Progress(q.len(), time.Since(start), false)
+			}
+			if !opts.Deadline.IsZero() && time.Now().After(opts.Deadline) {
+				timedOut = true
+				break
+			}
 		}
 		pd, ok := q.pop()
 		if !ok {
@@ -182,6 +188,9 @@ func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode) *Results {
 	if !timedOut {
 		// Pods placed after a pod's last attempt may have opened a domain for it: one last try.
 		left = slices.DeleteFunc(left, s.add)
+	}
+	if opts.Progress != nil {
+		opts.Progress(0, time.Since(start), true)
 	}
 	return s.results(left, timedOut)
 }

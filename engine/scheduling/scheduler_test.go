@@ -591,3 +591,29 @@ func TestSpreadSkipsNodesWithoutTheKey(t *testing.T) {
 		})
 	}
 }
+
+// TestSolveReportsProgress: a solve says how many pods wait in its queue as it starts and runs,
+// and says when it is done.
+func TestSolveReportsProgress(t *testing.T) {
+	var queued []int
+	done := 0
+	in := &Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(20))}, Pods: pods(100, "inflate", "100m", "")}
+	in.Options.Progress = func(q int, ran time.Duration, finished bool) {
+		if ran < 0 {
+			t.Errorf("ran %v", ran)
+		}
+		if finished {
+			done++
+			return
+		}
+		queued = append(queued, q)
+	}
+	r := Solve(in)
+	if len(r.Unschedulable) != 0 {
+		t.Fatalf("%d unschedulable", len(r.Unschedulable))
+	}
+	// 100 pods: told at the first pop and the 65th, the queue shrinking; then done, once.
+	if len(queued) != 2 || queued[0] != 100 || queued[1] != 36 || done != 1 {
+		t.Errorf("queue depths %v, done %d times; want [100 36], once", queued, done)
+	}
+}
