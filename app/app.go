@@ -292,12 +292,18 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 	changes := a.Cluster.Subscribe()
 	tick := a.opts.Clock.NewTicker(30 * time.Second)
 	defer tick.Stop()
-	waiting := map[string]string{} // per deleted EC2NodeClass, what it was last journaled waiting on
+	waiting := map[string]string{}         // per deleted EC2NodeClass, what it was last journaled waiting on
+	told := map[string]map[string]string{} // per EC2NodeClass and condition, what was journaled of it
 	for {
 		snap := a.Cluster.Snapshot()
 		for name := range waiting {
 			if snap.NodeClass(name) == nil {
 				delete(waiting, name) // released and gone
+			}
+		}
+		for name := range told {
+			if snap.NodeClass(name) == nil {
+				delete(told, name)
 			}
 		}
 		for _, nc := range snap.NodeClasses {
@@ -308,6 +314,7 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 			a.rehashNodeClaims(ctx, snap, nc)
 			status := a.Provider.NodeClassStatus(ctx, nc)
 			keepTransitionTimes(&status, nc.Status)
+			a.journalConditions(nc.Name, status.Conditions, told)
 			if equality.Semantic.DeepEqual(status, nc.Status) {
 				continue
 			}
@@ -330,6 +337,26 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 			}
 		case <-tick.C():
 		}
+	}
+}
+
+// journalConditions says, once per change, each condition of an EC2NodeClass that does not
+// hold, with why: what the node class cannot do (capacity reservations it does not launch into,
+// say) is in the journal, not only in its status. told keeps, per class and condition, what was
+// said last.
+func (a *App) journalConditions(name string, conditions []metav1.Condition, told map[string]map[string]string) {
+	if told[name] == nil {
+		told[name] = map[string]string{}
+	}
+	for _, c := range conditions {
+		said := fmt.Sprintf("%s is %s (%s): %s", c.Type, c.Status, c.Reason, c.Message)
+		if c.Status == metav1.ConditionTrue || told[name][c.Type] == said {
+			told[name][c.Type] = said
+			continue
+		}
+		told[name][c.Type] = said
+		a.Journal.Record(journal.Entry{Time: a.opts.Clock.Now(), Kind: journal.KindNodeClass, Reason: c.Reason, DryRun: a.Executor.DryRun(),
+			Message: fmt.Sprintf("ec2nodeclass %s: %s", name, said)})
 	}
 }
 

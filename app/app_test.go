@@ -11,12 +11,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
+	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/nodepilot/nodepilot/aws"
+	"github.com/nodepilot/nodepilot/engine/executor"
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
@@ -153,5 +157,39 @@ func TestStaleNodeClassHashes(t *testing.T) {
 	}}
 	if got := strings.Join(staleNodeClassHashes(snap, nc), " "); got != "old-scheme no-scheme" {
 		t.Errorf("stale %q, want old-scheme no-scheme", got)
+	}
+}
+
+// TestNodeClassConditionsAreJournaledOnce: a condition of an EC2NodeClass that does not hold is
+// journaled with its reason and message, once until it changes, whether or not the status write
+// happens (a dry run never writes it).
+func TestNodeClassConditionsAreJournaledOnce(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC))
+	j := journal.New(100)
+	a := &App{Journal: j, Executor: executor.New(executor.DryRun, nil, nil, j, clk), opts: Options{Clock: clk}}
+	ready := metav1.Condition{Type: awsv1.ConditionTypeSubnetsReady, Status: metav1.ConditionTrue, Reason: "SubnetsReady"}
+	unsupported := metav1.Condition{Type: awsv1.ConditionTypeCapacityReservationsReady, Status: metav1.ConditionFalse, Reason: "Unsupported",
+		Message: "nodepilot does not launch into capacity reservations"}
+	reasonChanged := unsupported
+	reasonChanged.Reason, reasonChanged.Message = "CapacityReservationNotFound", "no reservation matched"
+	told := map[string]map[string]string{}
+	for _, step := range []struct {
+		conditions []metav1.Condition
+		want       int // entries journaled so far
+	}{
+		{[]metav1.Condition{ready, unsupported}, 1},
+		{[]metav1.Condition{ready, unsupported}, 1},
+		{[]metav1.Condition{ready, reasonChanged}, 2},
+		{[]metav1.Condition{ready}, 2},
+		{[]metav1.Condition{ready, unsupported}, 3},
+	} {
+		a.journalConditions("default", step.conditions, told)
+		if got := len(j.Entries(0)); got != step.want {
+			t.Fatalf("%d entries after %v, want %d", got, step.conditions, step.want)
+		}
+	}
+	e := j.Entries(0)[0]
+	if e.Kind != journal.KindNodeClass || e.Reason != "Unsupported" || !strings.Contains(e.Message, "ec2nodeclass default: CapacityReservationsReady is False (Unsupported): nodepilot does not launch") {
+		t.Errorf("entry %+v", e)
 	}
 }

@@ -24,6 +24,8 @@ const (
 	KindTermination       Kind = "Termination"
 	KindLiveness          Kind = "Liveness"
 	KindGarbageCollection Kind = "GarbageCollection"
+	// KindNodeClass is a node class's readiness changing (a condition that stops holding).
+	KindNodeClass Kind = "NodeClass"
 	// KindAction is one write the executor performed, or in dry-run would have.
 	KindAction Kind = "Action"
 )
