@@ -26,6 +26,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/aws/emulator"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/journal"
 )
 
@@ -41,32 +42,7 @@ type emulatorEnv struct {
 	store   *nodeClassStore
 	sqs     *sqs.Client
 	// measured keeps what the provider measured.
-	measured measurements
-}
-
-// measurements keeps the measurements a provider hands out.
-type measurements struct {
-	mu  sync.Mutex
-	all []journal.Measurement
-}
-
-func (m *measurements) add(x journal.Measurement) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.all = append(m.all, x)
-}
-
-// of returns the measurements of one measure.
-func (m *measurements) of(measure journal.Measure) []journal.Measurement {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []journal.Measurement
-	for _, x := range m.all {
-		if x.Measure == measure {
-			out = append(out, x)
-		}
-	}
-	return out
+	measured enginetest.Measurements
 }
 
 // startEmulator starts an emulator for cluster "test" (instances running at once, no call
@@ -114,7 +90,7 @@ func (env *emulatorEnv) newProvider(t testing.TB, clients Clients) *Provider {
 		Log:                  quietLog(),
 		Act:                  liveAct(env.clk),
 		TerminateBatchWindow: 10 * time.Millisecond,
-		Measure:              env.measured.add,
+		Measure:              env.measured.Measure,
 	}
 	p, err := New(clients, env.cfg)
 	if err != nil {
@@ -502,7 +478,7 @@ func TestEmulatorCapacityErrorsMoveToTheNextOffering(t *testing.T) {
 		t.Fatalf("create: %v, want an insufficient capacity error for %s", err, failed)
 	}
 	// Karpenter's launch failure metric counts it where it happened, with the zone's id.
-	if got := env.measured.of(journal.MeasureLaunchFailure); len(got) != 1 || got[0].Zone != "us-east-1a" || got[0].ZoneID == "" ||
+	if got := env.measured.Of(journal.MeasureLaunchFailure); len(got) != 1 || got[0].Zone != "us-east-1a" || got[0].ZoneID == "" ||
 		got[0].CapacityType != karpv1.CapacityTypeOnDemand || got[0].Reason != "LaunchFailed" {
 		t.Errorf("launch failures measured %+v, want one on-demand in us-east-1a with its zone id, reason LaunchFailed", got)
 	}
@@ -658,14 +634,14 @@ func TestEmulatorDeleteAndGet(t *testing.T) {
 		t.Errorf("4 concurrent deletes called %v, want one batched TerminateInstances", d)
 	}
 	// Karpenter's batcher metrics see one batch of four, under Karpenter's batcher name.
-	if got := env.measured.of(journal.MeasureBatchSize); len(got) != 1 || got[0].Value != 4 || got[0].Batcher != "terminate_instances" {
+	if got := env.measured.Of(journal.MeasureBatchSize); len(got) != 1 || got[0].Value != 4 || got[0].Batcher != "terminate_instances" {
 		t.Errorf("batches measured %+v, want one of 4 terminate_instances", got)
 	}
-	if got := env.measured.of(journal.MeasureBatchTime); len(got) != 1 || got[0].Value <= 0 {
+	if got := env.measured.Of(journal.MeasureBatchTime); len(got) != 1 || got[0].Value <= 0 {
 		t.Errorf("batch windows measured %+v, want one", got)
 	}
 	// Every launch rendered the node class's user data, and measured its decoded size.
-	if got := env.measured.of(journal.MeasureUserDataBytes); len(got) == 0 || got[0].NodeClass != "default" || got[0].Value < 100 {
+	if got := env.measured.Of(journal.MeasureUserDataBytes); len(got) == 0 || got[0].NodeClass != "default" || got[0].Value < 100 {
 		t.Errorf("user data measured %+v, want the default node class's size", got)
 	}
 	// A termination EC2 refuses is counted where the instance is.
@@ -676,7 +652,7 @@ func TestEmulatorDeleteAndGet(t *testing.T) {
 		t.Fatal("delete with EC2 failing: no error")
 	}
 	zone := claims[1].Labels[corev1.LabelTopologyZone]
-	if got := env.measured.of(journal.MeasureTerminationFailure); len(got) != 1 || got[0].Zone != zone || got[0].ZoneID != claims[1].Labels[awsv1.LabelTopologyZoneID] || got[0].ZoneID == "" {
+	if got := env.measured.Of(journal.MeasureTerminationFailure); len(got) != 1 || got[0].Zone != zone || got[0].ZoneID != claims[1].Labels[awsv1.LabelTopologyZoneID] || got[0].ZoneID == "" {
 		t.Errorf("termination failures measured %+v, want one in %s with its zone id", got, zone)
 	}
 	got, err := env.p.Get(ctx, claims[0].Status.ProviderID)

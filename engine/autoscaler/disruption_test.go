@@ -113,13 +113,13 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 				t.Errorf("ConsolidationApproved on a nodeclaim: %v, want it only for Balanced", approved)
 			}
 			// Karpenter's metrics count the move under either policy, and score it under Balanced.
-			moves := h.measured.of(journal.MeasureConsolidationMove)
+			moves := h.measured.Of(journal.MeasureConsolidationMove)
 			if !slices.ContainsFunc(moves, func(m journal.Measurement) bool {
 				return m.Decision == "approved" && m.NodePool == "default" && m.Policy == string(p)
 			}) {
 				t.Errorf("no approved move measured for nodepool default under %s: %+v", p, moves)
 			}
-			scores := h.measured.of(journal.MeasureConsolidationScore)
+			scores := h.measured.Of(journal.MeasureConsolidationScore)
 			if scored := len(scores) > 0; scored != (p == karpv1.ConsolidationPolicyBalanced) {
 				t.Errorf("scores measured: %+v, want some only for Balanced", scores)
 			}
@@ -130,7 +130,7 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 			}
 			// Each disruption method measures how many nodes it could consider and how long it took.
 			methods := map[string]bool{}
-			for _, m := range h.measured.of(journal.MeasureEvaluation) {
+			for _, m := range h.measured.Of(journal.MeasureEvaluation) {
 				methods[m.Method] = true
 			}
 			for _, m := range []string{disruption.MethodEmptiness, disruption.MethodDrift, disruption.MethodSingleNode, disruption.MethodMultiNode} {
@@ -138,7 +138,7 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 					t.Errorf("%s never measured its evaluation (measured: %v)", m, methods)
 				}
 			}
-			if !slices.ContainsFunc(h.measured.of(journal.MeasureEligibleNodes), func(m journal.Measurement) bool {
+			if !slices.ContainsFunc(h.measured.Of(journal.MeasureEligibleNodes), func(m journal.Measurement) bool {
 				return m.Method == disruption.MethodSingleNode && m.Value >= 1
 			}) {
 				t.Error("consolidation never measured an eligible node")
@@ -157,11 +157,11 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 				t.Error("no eviction journaled")
 			}
 			// The provisioner measured how long the pods waited for their first decision.
-			if n := len(h.measured.of(journal.MeasureSchedulingDecision)); n < 2 {
+			if n := len(h.measured.Of(journal.MeasureSchedulingDecision)); n < 2 {
 				t.Errorf("%d scheduling decisions measured, want one per pod (2 or more)", n)
 			}
 			// Each solve said its queue while running, and that it ended, under one id.
-			queued, ended := h.measured.of(journal.MeasureSolveQueue), h.measured.of(journal.MeasureSolveDone)
+			queued, ended := h.measured.Of(journal.MeasureSolveQueue), h.measured.Of(journal.MeasureSolveDone)
 			if len(queued) == 0 || len(ended) == 0 || queued[0].SchedulingID != ended[0].SchedulingID || queued[0].Controller != "provisioner" {
 				t.Errorf("solve progress measured %+v, ends %+v; want the first solve's queue and end under one id", queued, ended)
 			}

@@ -3,7 +3,6 @@ package autoscaler_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,36 +24,9 @@ import (
 type harness struct {
 	*enginetest.Env
 	journal    *journal.Journal
-	measured   *measured
+	measured   *enginetest.Measurements
 	autoscaler *autoscaler.Autoscaler
 	stop       func()
-}
-
-// measured keeps the measurements the loops take.
-type measured struct {
-	mu  sync.Mutex
-	all []journal.Measurement
-}
-
-func (m *measured) Observe(journal.Entry) {}
-
-func (m *measured) Measure(x journal.Measurement) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.all = append(m.all, x)
-}
-
-// of returns the measurements of one measure.
-func (m *measured) of(measure journal.Measure) []journal.Measurement {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []journal.Measurement
-	for _, x := range m.all {
-		if x.Measure == measure {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 type harnessOption func(*autoscaler.Options)
@@ -93,7 +65,7 @@ func newHarnessWithKubelet(t *testing.T, k enginetest.KubeletOptions, opts ...ha
 func newHarnessWith(t testing.TB, envOpts []enginetest.Option, opts ...harnessOption) *harness {
 	t.Helper()
 	e := enginetest.NewEnv(t, envOpts...)
-	h := &harness{Env: e, measured: &measured{}}
+	h := &harness{Env: e, measured: &enginetest.Measurements{}}
 	h.journal = journal.New(100000, journal.EventSink{Recorder: e.API}, h.measured)
 	h.start(opts...)
 	return h
