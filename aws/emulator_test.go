@@ -207,6 +207,18 @@ func TestEmulatorInstanceTypesAndPrices(t *testing.T) {
 			}
 		}
 	}
+	// Bare metal is priced too: the Pricing API lists it under dedicated tenancy, where the
+	// provider asks, as Karpenter does.
+	for _, it := range types {
+		if it.Name != "m5.metal" {
+			continue
+		}
+		for _, o := range it.Offerings {
+			if o.CapacityType == karpv1.CapacityTypeOnDemand && o.PriceSource.Kind != cloudprovider.PricePricingAPI {
+				t.Errorf("m5.metal on-demand offering %+v, want the Pricing API's price", o)
+			}
+		}
+	}
 	st := env.p.Status()
 	for name, ds := range map[string]DataStatus{"instance types": st.InstanceTypes, "on-demand": st.OnDemandPrices, "spot": st.SpotPrices} {
 		if ds.Err != "" || ds.Count == 0 || ds.UpdatedAt.IsZero() {

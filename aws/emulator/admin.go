@@ -24,6 +24,7 @@ func AdminRoutes() []string {
 		"POST   " + adminPrefix + "/faults/fail        {\"operation\":\"DescribeInstances\",\"count\":2,\"code\":\"InternalError\"}",
 		"POST   " + adminPrefix + "/faults/latency     {\"operation\":\"\",\"latency\":\"250ms\"}",
 		"POST   " + adminPrefix + "/interruptions      {\"kind\":\"spot-interruption|rebalance-recommendation|scheduled-change|state-change|capacity-reservation-interruption\",\"instanceId\":\"i-...\",\"state\":\"stopped\"}",
+		"POST   " + adminPrefix + "/impairments        {\"instanceId\":\"i-...\",\"check\":\"system|instance\"}   a status check fails from now on",
 		"PUT    " + adminPrefix + "/subnets/{id}       {\"freeAddresses\":0}",
 		"GET    " + adminPrefix + "/spot-price?instanceType=m5.large&zone=us-east-1a   current synthetic spot price",
 	}
@@ -55,6 +56,7 @@ func (e *Emulator) adminHandler() http.Handler {
 		return e.SetLatency(l.Operation, d)
 	}))
 	mux.HandleFunc("POST "+adminPrefix+"/interruptions", adminPost(e.Interrupt))
+	mux.HandleFunc("POST "+adminPrefix+"/impairments", adminPost(func(i Impairment) error { return e.Impair(i.InstanceID, i.Check) }))
 	mux.HandleFunc("PUT "+adminPrefix+"/subnets/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		adminPost(func(s adminSubnet) error {

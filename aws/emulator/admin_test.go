@@ -86,6 +86,12 @@ func TestAdminAPI(t *testing.T) {
 	if status, b := adminDo(t, e, "POST", "/interruptions", `{"kind":"spot-interruption","instanceId":"i-0123456789abcdef0"}`); status != 400 || !strings.Contains(b, "does not exist") {
 		t.Errorf("interrupt unknown: %d %s", status, b)
 	}
+	if status, b := adminDo(t, e, "POST", "/impairments", `{"instanceId":"`+id+`","check":"system"}`); status != 200 {
+		t.Errorf("impair: %d %s", status, b)
+	}
+	if status, b := adminDo(t, e, "POST", "/impairments", `{"instanceId":"`+id+`","check":"disk"}`); status != 400 || !strings.Contains(b, "status check") {
+		t.Errorf("impair with an unknown check: %d %s", status, b)
+	}
 	status, b := adminDo(t, e, "GET", "/instances", "")
 	var list []Instance
 	if err := json.NewDecoder(bytes.NewReader([]byte(b))).Decode(&list); status != 200 || err != nil || len(list) != 1 || list[0].ID != id {

@@ -391,7 +391,8 @@ func (e *Emulator) launchCheck(c *candidate, capacityType string) (code, message
 	return "", ""
 }
 
-// launch creates one instance from c. The caller has checked it with launchCheck.
+// launch creates one instance from c, in a fleet unless fleetID is empty. The caller has
+// checked it with launchCheck.
 func (e *Emulator) launch(c *candidate, capacityType string, r *fleetRequest, fleetID string) *instance {
 	now := e.now()
 	t := e.world.typeByName[c.instanceType()]
@@ -417,9 +418,13 @@ func (e *Emulator) launch(c *candidate, capacityType string, r *fleetRequest, fl
 	for k, v := range r.tags["instance"] {
 		inst.Tags[k] = v
 	}
-	inst.Tags["aws:ec2:fleet-id"] = fleetID
-	inst.Tags["aws:ec2launchtemplate:id"] = c.template.ID
-	inst.Tags["aws:ec2launchtemplate:version"] = "1"
+	if fleetID != "" { // RunInstances launches outside any fleet
+		inst.Tags["aws:ec2:fleet-id"] = fleetID
+	}
+	if c.template.ID != "" { // and may launch without a template
+		inst.Tags["aws:ec2launchtemplate:id"] = c.template.ID
+		inst.Tags["aws:ec2launchtemplate:version"] = "1"
+	}
 	for k, v := range d.Tags["volume"] {
 		inst.VolumeTags[k] = v
 	}

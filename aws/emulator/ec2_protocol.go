@@ -49,6 +49,14 @@ func ec2Handler(action string) queryHandler {
 		return (*Emulator).terminateInstances
 	case "CreateTags":
 		return (*Emulator).createTags
+	case "RunInstances":
+		return (*Emulator).runInstances
+	case "DescribeInstanceStatus":
+		return (*Emulator).describeInstanceStatus
+	case "DescribeCapacityReservations":
+		return (*Emulator).describeCapacityReservations
+	case "DescribePlacementGroups":
+		return (*Emulator).describePlacementGroups
 	}
 	return nil
 }

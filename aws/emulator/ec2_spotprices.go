@@ -47,7 +47,9 @@ func (e *Emulator) describeSpotPriceHistory(q query) (any, error) {
 	if err := checkFilters(filters, recordField(xmlSpotPrice{})); err != nil {
 		return nil, err
 	}
-	size, err := maxResults(q, 5, 1000, 1000)
+	// EC2 documents at most 1000 but takes more (Karpenter asks for 2000 a page); 10000 is the
+	// emulator's own bound.
+	size, err := maxResults(q, 5, 10000, 1000)
 	if err != nil {
 		return nil, err
 	}

@@ -41,6 +41,9 @@ type Config struct {
 	QueueName string
 	// Roles are IAM role names that exist (default KarpenterNodeRole and eks-karpenter-node-role).
 	Roles []string
+	// Cluster is what EKS DescribeCluster says of the cluster named ClusterName: its API
+	// server, CA, version and service CIDR (Karpenter reads the CIDR for AL2023 user data).
+	Cluster EKSCluster
 
 	// Clock drives boot and shutdown delays, interruption deadlines, spot price movement,
 	// message visibility, long polls and call latency (default the real clock).
@@ -85,6 +88,9 @@ const (
 	defaultRetention     = time.Hour
 	defaultPriceInterval = 10 * time.Minute
 	defaultInstanceLimit = 5000
+	// EKS's own default service CIDR and a supported version, when the caller names none.
+	defaultServiceCIDR    = "10.100.0.0/16"
+	defaultClusterVersion = "1.33"
 )
 
 func (c Config) withDefaults() Config {
@@ -108,6 +114,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.QueueName == "" {
 		c.QueueName = c.ClusterName
+	}
+	if c.Cluster.ServiceCIDR == "" {
+		c.Cluster.ServiceCIDR = defaultServiceCIDR
+	}
+	if c.Cluster.Version == "" {
+		c.Cluster.Version = defaultClusterVersion
 	}
 	if c.Roles == nil {
 		c.Roles = []string{"KarpenterNodeRole", "eks-karpenter-node-role"}
@@ -153,6 +165,7 @@ func (c Config) validate() error {
 type Emulator struct {
 	cfg      Config
 	clock    clock.WithTicker
+	started  time.Time // the EKS cluster's creation time
 	endpoint string
 	listener net.Listener
 	server   *http.Server
@@ -205,6 +218,7 @@ func start(ctx context.Context, cfg Config, listen string) (*Emulator, error) {
 	e := &Emulator{
 		cfg:       cfg,
 		clock:     cfg.Clock,
+		started:   cfg.Clock.Now(),
 		rng:       rand.New(rand.NewPCG(uint64(cfg.Seed), 0x6e6f646570696c6f)),
 		instances: map[string]*instance{},
 		templates: map[string]*launchTemplate{},

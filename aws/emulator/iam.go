@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -236,4 +237,44 @@ func (e *Emulator) InstanceProfiles() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return slices.Sorted(maps.Keys(e.profiles))
+}
+
+type listInstanceProfilesResult struct {
+	InstanceProfiles []xmlProfile `xml:"InstanceProfiles>member"`
+	IsTruncated      bool         `xml:"IsTruncated"`
+	Marker           string       `xml:"Marker,omitempty"`
+}
+
+// listInstanceProfiles lists the instance profiles under PathPrefix by name, MaxItems (1 to
+// 1000, default 100) at a time; the Marker is the name the next page starts after.
+func (e *Emulator) listInstanceProfiles(q query) (any, error) {
+	prefix := q.str("PathPrefix")
+	if prefix == "" {
+		prefix = "/"
+	}
+	size := 100
+	if q.has("MaxItems") {
+		n, err := strconv.Atoi(q.str("MaxItems"))
+		if err != nil || n < 1 || n > 1000 {
+			return nil, newError(0, "ValidationError", "1 validation error detected: Value '"+q.str("MaxItems")+"' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 1000")
+		}
+		size = n
+	}
+	marker := q.str("Marker")
+	names := make([]string, 0, len(e.profiles))
+	for name, p := range e.profiles {
+		if strings.HasPrefix(p.Path, prefix) && name > marker {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	out := listInstanceProfilesResult{}
+	if len(names) > size {
+		names, out.IsTruncated = names[:size], true
+		out.Marker = names[size-1]
+	}
+	for _, name := range names {
+		out.InstanceProfiles = append(out.InstanceProfiles, profileXML(e.profiles[name]))
+	}
+	return out, nil
 }

@@ -27,6 +27,8 @@ func iamHandler(action string) queryHandler {
 		return (*Emulator).tagInstanceProfile
 	case "DeleteInstanceProfile":
 		return (*Emulator).deleteInstanceProfile
+	case "ListInstanceProfiles":
+		return (*Emulator).listInstanceProfiles
 	}
 	return nil
 }

@@ -39,31 +39,33 @@ func stateCode(state string) int {
 type instance struct {
 	ID, Type, Zone, ZoneID, SubnetID, VpcID, ImageID, Arch string
 	// CapacityType is spot or on-demand.
-	CapacityType      string
-	State             string
-	LaunchTime        time.Time
-	PrivateIP         netip.Addr
-	PrivateDNS        string
-	Tags              map[string]string
-	Groups            []*securityGroup
-	TemplateID        string
-	Template          templateData
-	ProfileArn        string
-	ProfileID         string
-	ReservationID     string
-	FleetID           string
-	ClientToken       string
-	SpotRequestID     string
-	ENIID, VolumeID   string
-	StateReasonCode   string
-	StateReasonText   string
-	TransitionReason  string
-	VolumeTags        map[string]string
-	RequesterID       string
-	subnet            *subnet
-	runningAt         time.Time // when pending ends
-	interruptAt       time.Time // when an interruption warning's two minutes end; zero if none
-	interruptReason   string    // the state reason code of that termination
+	CapacityType     string
+	State            string
+	LaunchTime       time.Time
+	PrivateIP        netip.Addr
+	PrivateDNS       string
+	Tags             map[string]string
+	Groups           []*securityGroup
+	TemplateID       string
+	Template         templateData
+	ProfileArn       string
+	ProfileID        string
+	ReservationID    string
+	FleetID          string
+	ClientToken      string
+	SpotRequestID    string
+	ENIID, VolumeID  string
+	StateReasonCode  string
+	StateReasonText  string
+	TransitionReason string
+	VolumeTags       map[string]string
+	RequesterID      string
+	subnet           *subnet
+	runningAt        time.Time // when pending ends
+	interruptAt      time.Time // when an interruption warning's two minutes end; zero if none
+	interruptReason  string    // the state reason code of that termination
+	// impaired holds, per status check (instance, system), since when it fails.
+	impaired          map[string]time.Time
 	settleAt          time.Time // when shutting-down or stopping ends
 	goneAt            time.Time // when a terminated instance disappears
 	addressesReturned bool

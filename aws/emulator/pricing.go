@@ -10,7 +10,8 @@ import (
 	"strings"
 )
 
-// product is one EC2 price list product: a Linux, shared-tenancy, on-demand instance type.
+// product is one EC2 price list product: a Linux, on-demand instance type, shared tenancy
+// (dedicated for bare metal).
 type product struct {
 	sku        string
 	family     string
@@ -71,7 +72,8 @@ func (e *Emulator) productFor(t *instanceType) product {
 	}
 	family := "Compute Instance"
 	if t.bareMetal() {
-		family = "Compute Instance (bare metal)"
+		// As the price list does: metal hosts are whole machines, listed under dedicated tenancy.
+		family, attrs["tenancy"] = "Compute Instance (bare metal)", "Dedicated"
 	}
 	sku := strings.ToUpper(hashHex("sku\x00"+region+"\x00"+t.Name, 16))
 	return product{sku: sku, family: family, attributes: attrs, price: t.OnDemandPrice, typeName: t.Name}
@@ -133,7 +135,8 @@ type getProductsOutput struct {
 }
 
 // getProducts serves GetProducts for ServiceCode AmazonEC2: one product per catalog type,
-// Linux, shared tenancy, on-demand terms only, in the price list's JSON document format.
+// Linux, shared tenancy (dedicated for bare metal), on-demand terms only, in the price list's
+// JSON document format.
 func (e *Emulator) getProducts(_ context.Context, body []byte) (any, error) {
 	var in struct {
 		ServiceCode   string

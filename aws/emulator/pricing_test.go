@@ -16,9 +16,14 @@ func karpenterPriceFilters(family string) []pricingtypes.Filter {
 	f := func(field, value string) pricingtypes.Filter {
 		return pricingtypes.Filter{Field: aws.String(field), Type: pricingtypes.FilterTypeTermMatch, Value: aws.String(value)}
 	}
+	// Karpenter asks for bare metal under dedicated tenancy, as the price list lists it.
+	tenancy := "Shared"
+	if family == "Compute Instance (bare metal)" {
+		tenancy = "Dedicated"
+	}
 	return []pricingtypes.Filter{
 		f("regionCode", "us-east-1"), f("serviceCode", "AmazonEC2"), f("preInstalledSw", "NA"), f("operatingSystem", "Linux"),
-		f("capacitystatus", "Used"), f("marketoption", "OnDemand"), f("tenancy", "Shared"), f("productFamily", family),
+		f("capacitystatus", "Used"), f("marketoption", "OnDemand"), f("tenancy", tenancy), f("productFamily", family),
 	}
 }
 

@@ -22,10 +22,11 @@ const (
 	serviceSQS
 	serviceSSM
 	servicePricing
+	serviceEKS
 )
 
 func (s service) String() string {
-	return [...]string{"ec2", "iam", "sqs", "ssm", "pricing"}[s]
+	return [...]string{"ec2", "iam", "sqs", "ssm", "pricing", "eks"}[s]
 }
 
 // apiError is an error the emulator returns to a client in the service's error shape.
@@ -59,6 +60,10 @@ func asAPIError(err error) *apiError {
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, adminPrefix) {
 		e.admin.ServeHTTP(w, r)
+		return
+	}
+	if strings.HasPrefix(r.URL.Path, eksPrefix) {
+		e.serveEKS(w, r)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
@@ -175,6 +180,8 @@ func operationService(op string) (service, bool) {
 		return serviceEC2, true
 	case iamHandler(op) != nil:
 		return serviceIAM, true
+	case op == "DescribeCluster":
+		return serviceEKS, true
 	}
 	for _, svc := range []service{serviceSQS, serviceSSM, servicePricing} {
 		if jsonHandlerFor(svc, op) != nil {
@@ -194,6 +201,8 @@ func operationNames() []string {
 		"GetRole", "TagInstanceProfile", "DeleteInstanceProfile",
 		"GetQueueUrl", "CreateQueue", "SendMessage", "ReceiveMessage", "DeleteMessage",
 		"GetParameter", "GetProducts",
+		"RunInstances", "DescribeInstanceStatus", "DescribeCapacityReservations", "DescribePlacementGroups", "ListInstanceProfiles",
+		"DescribeCluster",
 	}
 }
 

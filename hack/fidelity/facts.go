@@ -34,7 +34,19 @@ type Facts struct {
 	Events []Event `json:"events"`
 	// SchedulingSuite are the cases of Karpenter's provisioning and scheduling test suites.
 	SchedulingSuite []SuiteCase `json:"schedulingSuite"`
+	// AWSOperations are the AWS API operations Karpenter's AWS provider may call: the methods of
+	// the SDK client interfaces it declares.
+	AWSOperations []AWSOperation `json:"awsOperations"`
 }
+
+// AWSOperation is one AWS API operation, by the service interface that declares it.
+type AWSOperation struct {
+	Service   string `json:"service"` // the interface's name without API: EC2, IAM, EKS...
+	Operation string `json:"operation"`
+}
+
+// sdkPackage declares the AWS provider's SDK client interfaces.
+const sdkPackage = "github.com/aws/karpenter-provider-aws/pkg/aws"
 
 // Metric is one metric family as Karpenter defines it.
 type Metric struct {
@@ -90,13 +102,16 @@ func writeFacts(dir string) error {
 		if pkg.Module != nil && pkg.Module.Path == "sigs.k8s.io/karpenter" {
 			coreDir = pkg.Module.Dir
 		}
+		if pkg.PkgPath == sdkPackage {
+			facts.AWSOperations = awsOperations(pkg)
+		}
 		m, e, p := scan(pkg)
 		facts.Metrics, facts.Events, problems = append(facts.Metrics, m...), append(facts.Events, e...), append(problems, p...)
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("reading Karpenter's code:\n  %s", strings.Join(problems, "\n  "))
 	}
-	if crdDir == "" || coreDir == "" {
+	if crdDir == "" || coreDir == "" || len(facts.AWSOperations) == 0 {
 		return fmt.Errorf("Karpenter's modules were not loaded")
 	}
 	suite, err := suiteCases(coreDir)
@@ -124,6 +139,23 @@ func writeFacts(dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "facts.json"), data, 0o644)
+}
+
+// awsOperations lists the methods of the interfaces named *API in pkg, sorted.
+func awsOperations(pkg *packages.Package) []AWSOperation {
+	var out []AWSOperation
+	scope := pkg.Types.Scope()
+	for _, name := range scope.Names() {
+		iface, ok := scope.Lookup(name).Type().Underlying().(*types.Interface)
+		if !ok || !strings.HasSuffix(name, "API") {
+			continue
+		}
+		for m := range iface.Methods() {
+			out = append(out, AWSOperation{Service: strings.TrimSuffix(name, "API"), Operation: m.Name()})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Service+out[i].Operation < out[j].Service+out[j].Operation })
+	return out
 }
 
 // scan finds the metric families and events that pkg defines.

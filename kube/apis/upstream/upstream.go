@@ -30,6 +30,14 @@ type Facts struct {
 	Metrics                 []Metric    `json:"metrics"`
 	Events                  []Event     `json:"events"`
 	SchedulingSuite         []SuiteCase `json:"schedulingSuite"`
+	// AWSOperations are the AWS API operations Karpenter's AWS provider may call.
+	AWSOperations []AWSOperation `json:"awsOperations"`
+}
+
+// AWSOperation is one AWS API operation, by service (EC2, IAM, EKS, Pricing, SSM, SQS...).
+type AWSOperation struct {
+	Service   string `json:"service"`
+	Operation string `json:"operation"`
 }
 
 // SuiteCase is one case of Karpenter's provisioning and scheduling suites, named by its
