@@ -16,6 +16,7 @@ import (
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	corev1 "k8s.io/api/core/v1"
 	testingclock "k8s.io/utils/clock/testing"
@@ -1177,5 +1178,74 @@ func TestEmulatorKnownInstanceTypes(t *testing.T) {
 	}
 	if len(known) == 0 || len(known) != len(types) || known[0] != types[0] {
 		t.Errorf("%d types known, want the %d built", len(known), len(types))
+	}
+}
+
+// TestEmulatorInstanceProfilesAsKarpenterMakesThem: a profile status.instanceProfile names that
+// holds the role is kept (one Karpenter made, after a move); a new role gets a new profile, made
+// under the node class's path with Karpenter's tags; deleting the node class deletes every
+// profile under its path and the one an earlier nodepilot made, and leaves the user's alone.
+func TestEmulatorInstanceProfilesAsKarpenterMakesThem(t *testing.T) {
+	env := startEmulator(t, nil)
+	ctx := context.Background()
+	iamc := env.clients.IAM
+	nc := emulatorNodeClass()
+	path := "/karpenter/" + testRegion + "/test/" + string(nc.UID) + "/"
+	makeProfile := func(name, path, role string) {
+		t.Helper()
+		if _, err := iamc.CreateInstanceProfile(ctx, &iam.CreateInstanceProfileInput{InstanceProfileName: sdkaws.String(name), Path: sdkaws.String(path)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := iamc.AddRoleToInstanceProfile(ctx, &iam.AddRoleToInstanceProfileInput{InstanceProfileName: sdkaws.String(name), RoleName: sdkaws.String(role)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	makeProfile("test_1234567", path, "KarpenterNodeRole")                     // Karpenter's, for this node class
+	makeProfile(env.p.legacyInstanceProfileName(nc), "/", "KarpenterNodeRole") // an earlier nodepilot's
+	makeProfile("user-profile", "/", "KarpenterNodeRole")                      // the user's own
+
+	nc.Status.InstanceProfile = "test_1234567"
+	before := env.em.CallCounts()["CreateInstanceProfile"]
+	if st := env.p.NodeClassStatus(ctx, nc); st.InstanceProfile != "test_1234567" {
+		t.Errorf("status names %q, want Karpenter's test_1234567 kept", st.InstanceProfile)
+	}
+	if n := env.em.CallCounts()["CreateInstanceProfile"] - before; n != 0 {
+		t.Errorf("%d profiles created for a node class whose profile holds its role", n)
+	}
+
+	moved := nc.DeepCopy()
+	moved.Spec.Role = "eks-karpenter-node-role"
+	st := env.p.NodeClassStatus(ctx, moved)
+	if want := env.p.InstanceProfileName(moved); st.InstanceProfile != want || want == "test_1234567" {
+		t.Fatalf("status after a role change names %q, want a new profile %q", st.InstanceProfile, want)
+	}
+	got, err := iamc.GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: sdkaws.String(st.InstanceProfile)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := map[string]string{}
+	for _, tag := range got.InstanceProfile.Tags {
+		tags[sdkaws.ToString(tag.Key)] = sdkaws.ToString(tag.Value)
+	}
+	if sdkaws.ToString(got.InstanceProfile.Path) != path || sdkaws.ToString(got.InstanceProfile.Roles[0].RoleName) != "eks-karpenter-node-role" ||
+		tags["kubernetes.io/cluster/test"] != "owned" || tags[awsv1.TagKeyEKSClusterName] != "test" || tags[awsv1.TagKeyNodeClass] != "default" ||
+		tags[corev1.LabelTopologyRegion] != testRegion || tags["team"] != "platform" {
+		t.Errorf("new profile at %q with roles %v and tags %v, want Karpenter's path, the new role and tags", sdkaws.ToString(got.InstanceProfile.Path),
+			got.InstanceProfile.Roles, tags)
+	}
+
+	if err := env.p.DeleteInstanceProfile(ctx, moved); err != nil {
+		t.Fatal(err)
+	}
+	list, err := iamc.ListInstanceProfiles(ctx, &iam.ListInstanceProfilesInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, ip := range list.InstanceProfiles {
+		left = append(left, sdkaws.ToString(ip.InstanceProfileName))
+	}
+	if want := []string{"KarpenterNodeInstanceProfile", "user-profile"}; !slices.Equal(left, want) {
+		t.Errorf("profiles left %v, want %v", left, want)
 	}
 }
