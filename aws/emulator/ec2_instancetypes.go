@@ -89,8 +89,22 @@ type xmlNeuronInfo struct {
 }
 
 type xmlNeuronDevice struct {
-	Name  string `xml:"name"`
-	Count int64  `xml:"count"`
+	Name     string      `xml:"name"`
+	Count    int64       `xml:"count"`
+	CoreInfo xmlCoreInfo `xml:"coreInfo"`
+}
+
+type xmlCoreInfo struct {
+	Count   int64 `xml:"count"`
+	Version int64 `xml:"version"`
+}
+
+// neuronCores are the NeuronCores per device of each Neuron device, and their version, as EC2
+// describes them (moto's DescribeInstanceTypes dump has the same): Karpenter counts a type's
+// aws.amazon.com/neuroncore from them.
+var neuronCores = map[string]xmlCoreInfo{
+	"Inferentia": {Count: 4, Version: 1}, "Inferentia2": {Count: 2, Version: 2},
+	"Trainium": {Count: 2, Version: 2}, "Trainium2": {Count: 8, Version: 3},
 }
 
 type xmlNetworkInfo struct {
@@ -273,7 +287,7 @@ func (t *instanceType) xml() xmlInstanceType {
 	}
 	switch {
 	case t.AcceleratorCount > 0 && t.AcceleratorManufacturer == "AWS":
-		x.NeuronInfo = &xmlNeuronInfo{NeuronDevices: []xmlNeuronDevice{{Name: t.AcceleratorName, Count: t.AcceleratorCount}}}
+		x.NeuronInfo = &xmlNeuronInfo{NeuronDevices: []xmlNeuronDevice{{Name: t.AcceleratorName, Count: t.AcceleratorCount, CoreInfo: neuronCores[t.AcceleratorName]}}}
 	case t.AcceleratorCount > 0:
 		x.InferenceAcceleratorInfo = &xmlAcceleratorInfo{Accelerators: []xmlAccelerator{{Name: t.AcceleratorName, Manufacturer: t.AcceleratorManufacturer, Count: t.AcceleratorCount}}}
 	}

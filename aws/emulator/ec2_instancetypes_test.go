@@ -100,6 +100,12 @@ func TestDescribeInstanceTypesPagesEveryCatalogType(t *testing.T) {
 				t.Errorf("%s: GPU %s (label %s) x%d %d MiB, want %s x%d %d MiB", name, *g.Name, label, *g.Count, *g.MemoryInfo.SizeInMiB, e.GPUName, e.GPUCount, e.GPUMemoryMiB)
 			}
 		}
+		// Karpenter counts NeuronCores as devices x cores per device, and dereferences both.
+		if n := it.NeuronInfo; n != nil {
+			if d := n.NeuronDevices[0]; d.CoreInfo == nil || d.CoreInfo.Count == nil || *d.CoreInfo.Count == 0 || d.Count == nil {
+				t.Errorf("%s: neuron device %+v, want its count and cores per device", name, d)
+			}
+		}
 		if string(it.Hypervisor) != e.Hypervisor || *it.BareMetal != strings.HasPrefix(e.Size, "metal") {
 			t.Errorf("%s: hypervisor %q bare metal %v, want %q", name, it.Hypervisor, *it.BareMetal, e.Hypervisor)
 		}

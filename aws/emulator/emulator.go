@@ -282,6 +282,9 @@ func (e *Emulator) Region() string { return e.cfg.Region }
 // QueueURL is the URL of the interruption queue, as GetQueueUrl returns it.
 func (e *Emulator) QueueURL() string { return e.queueURL(e.cfg.QueueName) }
 
+// QueueName is the interruption queue's name (Karpenter's INTERRUPTION_QUEUE takes a name).
+func (e *Emulator) QueueName() string { return e.cfg.QueueName }
+
 // Close stops the listener, ends long polls and the scheduler, and waits for them.
 func (e *Emulator) Close() error {
 	e.shutdown()
