@@ -5,7 +5,7 @@ BIN       := bin/nodepilot
 PKGS      := ./...
 FUZZTIME  ?= 10s
 
-.PHONY: run test lint generate bench build k8s-bins fidelity fuzz clean
+.PHONY: run test lint generate bench build k8s-bins fidelity karpenter fuzz clean
 
 ## run: the demo console (local control plane, AWS emulator, seed NodePools, scripted story)
 run: build k8s-bins
@@ -15,8 +15,8 @@ run: build k8s-bins
 build:
 	$(GO) build -o $(BIN) .
 
-## test: every test (unit, AWS, integration, fidelity to Karpenter), then short fuzz runs
-test: k8s-bins fidelity
+## test: every test (unit, AWS, integration, fidelity to Karpenter, conformance beside the real Karpenter), then short fuzz runs
+test: k8s-bins fidelity karpenter
 	$(GO) test -count=1 -timeout 60m $(PKGS)
 	$(MAKE) fuzz
 
@@ -48,6 +48,10 @@ k8s-bins:
 ## fidelity: Karpenter's own facts (CRDs, hashes, metrics, events) for the fidelity tests, into a cache under $HOME
 fidelity:
 	@hack/build-fidelity.sh >/dev/null
+
+## karpenter: build the real Karpenter controller (the conformance tier's, and demo --autoscaler karpenter) into a cache under $HOME
+karpenter:
+	@hack/build-karpenter.sh >/dev/null
 
 clean:
 	rm -rf bin

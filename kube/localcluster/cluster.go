@@ -19,7 +19,10 @@ type Cluster struct {
 	server, token string
 	log           *slog.Logger
 	spawner       *spawner
-	procs         []*process // in start order
+	mu            sync.Mutex
+	procs         []*process // in start order; guarded by mu
+	// stopped is set once Stop has begun: no process starts after it.
+	stopped bool
 
 	stopOnce sync.Once
 	stopErr  error
@@ -39,6 +42,8 @@ func (c *Cluster) RESTConfig() *rest.Config {
 
 // Components lists the cluster's processes in start order.
 func (c *Cluster) Components() []Component {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	out := make([]Component, 0, len(c.procs))
 	for _, p := range c.procs {
 		out = append(out, Component{Name: p.name, PID: p.pid(), Log: p.logPath})

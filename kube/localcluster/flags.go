@@ -59,6 +59,9 @@ func (l layout) etcdArgs() []string {
 	}
 }
 
+// ServiceCIDR is the cluster's Service IP range.
+const ServiceCIDR = "10.0.0.0/24"
+
 // apiserverArgs: static-token admin, RBAC, service-account keys from Go, a self-signed serving
 // certificate in certs/. Kubernetes 1.37 refuses a loopback --advertise-address unless the endpoint
 // reconciler is off.
@@ -75,7 +78,7 @@ func (l layout) apiserverArgs() []string {
 		"--service-account-issuer=" + l.apiserverURL(),
 		"--service-account-key-file=" + l.creds.servicePubKey,
 		"--service-account-signing-key-file=" + l.creds.serviceKey,
-		"--service-cluster-ip-range=10.0.0.0/24",
+		"--service-cluster-ip-range=" + ServiceCIDR,
 		"--allow-privileged=true",
 		"--disable-admission-plugins=ServiceAccount",
 	}

@@ -19,9 +19,10 @@ type process struct {
 	waitErr error         // how it exited; read only after exited is closed
 }
 
-// startProcess starts the binary bin with args from the spawner, in a process group of its own, its
-// output appended to dir/NAME.log. A goroutine reaps it; it ends when the process exits.
-func startProcess(sp *spawner, dir, name, bin string, args []string) (*process, error) {
+// startProcess starts the binary bin with args (and env added to this process's environment) from
+// the spawner, in a process group of its own, its output appended to dir/NAME.log. A goroutine
+// reaps it; it ends when the process exits.
+func startProcess(sp *spawner, dir, name, bin string, args, env []string) (*process, error) {
 	p := &process{name: name, logPath: filepath.Join(dir, name+".log"), exited: make(chan struct{})}
 	log, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -30,6 +31,9 @@ func startProcess(sp *spawner, dir, name, bin string, args []string) (*process, 
 	defer log.Close() // the child holds its own copy of the descriptor
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Dir = dir
+	if len(env) > 0 {
+		p.cmd.Env = append(os.Environ(), env...)
+	}
 	p.cmd.Stdout = log
 	p.cmd.Stderr = log
 	p.cmd.SysProcAttr = sysProcAttr()

@@ -142,10 +142,12 @@ func (c *Cluster) start(ctx context.Context, bins binaries, l layout, opts Optio
 
 // startProcess starts the component name with args and remembers it for Stop.
 func (c *Cluster) startProcess(name string, bins binaries, args []string) (*process, error) {
-	p, err := startProcess(c.spawner, c.Dir, name, bins[name], args)
+	p, err := startProcess(c.spawner, c.Dir, name, bins[name], args, nil)
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
 	c.procs = append(c.procs, p)
+	c.mu.Unlock()
 	return p, nil
 }

@@ -18,11 +18,16 @@ func (c *Cluster) Stop() error {
 
 // stop does Stop's work once.
 func (c *Cluster) stop() error {
-	stages := [][]string{{kwokName, controllerName, schedulerName}, {apiserverName}, {etcdName}}
+	c.mu.Lock()
+	c.stopped = true
+	procs := c.procs
+	c.mu.Unlock()
+	// Karpenter first: it is a client of the API server, like the first stage.
+	stages := [][]string{{karpenterName}, {kwokName, controllerName, schedulerName}, {apiserverName}, {etcdName}}
 	var errs []error
 	for _, names := range stages {
 		var ps []*process
-		for _, p := range c.procs {
+		for _, p := range procs {
 			for _, name := range names {
 				if p.name == name {
 					ps = append(ps, p)
