@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -21,11 +23,11 @@ import (
 
 func demoCommand(out io.Writer) *cobra.Command {
 	var headless, noAutoplay bool
-	var kubeconfigOut, dir string
+	var kubeconfigOut, dir, controller string
 	var flags autoscalerFlags
 	var console consoleFlags
 	cmd := &cobra.Command{
-		Use:   "demo [--headless] [--no-autoplay] [--kubeconfig-out PATH]",
+		Use:   "demo [--headless] [--no-autoplay] [--autoscaler nodepilot|karpenter|none] [--kubeconfig-out PATH]",
 		Short: "Run nodepilot on a local control plane and the AWS emulator, with no cloud account",
 		Long: `demo starts a real Kubernetes control plane on 127.0.0.1 (etcd, kube-apiserver, kube-scheduler,
 kube-controller-manager, and kwok to run the nodes' pods), an in-process AWS emulator, the seed NodePools
@@ -33,11 +35,18 @@ and EC2NodeClasses and a few workloads, runs the autoscaler over them and opens 
 story plays (a toggles it): inflate scales out, is scaled to zero and consolidated, scales out again and
 its spot node is interrupted and replaced. + and - scale the selected Deployment, i interrupts the
 selected spot node. It writes a kubeconfig so that kubectl and k9s can watch and change the same
-cluster. Quitting (:q, Ctrl-C) stops everything.`,
+cluster, and aws.env beside it, which points the AWS SDK (nodepilot controller, Karpenter, the AWS
+CLI) at the emulator. --autoscaler karpenter runs the real Karpenter controller instead (built by
+make karpenter) and the console watches it read-only; none runs no autoscaler. Quitting (:q, Ctrl-C)
+stops everything.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := demo.DefaultOptions()
 			var err error
+			if !slices.Contains(demo.Controllers(), controller) {
+				return fmt.Errorf("--autoscaler %q: use one of %s", controller, strings.Join(demo.Controllers(), ", "))
+			}
+			opts.Controller = controller
 			if opts.Autoscaler, err = flags.options(); err != nil {
 				return err
 			}
@@ -76,7 +85,8 @@ cluster. Quitting (:q, Ctrl-C) stops everything.`,
 				return err
 			}
 			defer env.Close()
-			fmt.Fprintf(out, "demo cluster ready: kubectl --kubeconfig %s get nodes\nlogs: %s\n", env.Kubeconfig, logPath)
+			fmt.Fprintf(out, "demo cluster ready: kubectl --kubeconfig %s get nodes\nAWS emulator: %s (settings for the AWS SDK, nodepilot and Karpenter: set -a; . %s)\nlogs: %s\n",
+				env.Kubeconfig, env.Emulator.Endpoint(), env.AWSSettings, logPath)
 			story := env.NewStory(!noAutoplay)
 			return alongside(ctx, env.Run, func(ctx context.Context) error {
 				go story.Run(ctx)
@@ -92,6 +102,7 @@ cluster. Quitting (:q, Ctrl-C) stops everything.`,
 	cmd.Flags().BoolVar(&noAutoplay, "no-autoplay", false, "start with the story held (a plays it in the console)")
 	cmd.Flags().StringVar(&kubeconfigOut, "kubeconfig-out", "", "also write the demo cluster's kubeconfig here")
 	cmd.Flags().StringVar(&dir, "dir", "", "keep the control plane's files and logs here (default: a new temporary folder)")
+	cmd.Flags().StringVar(&controller, "autoscaler", demo.ControllerNodepilot, "the autoscaler that runs the cluster: "+strings.Join(demo.Controllers(), ", "))
 	flags.register(cmd.Flags(), demo.DefaultOptions().Autoscaler)
 	console.registerSkin(cmd.Flags())
 	return cmd

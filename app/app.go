@@ -273,9 +273,12 @@ func (a *App) Run(ctx context.Context) error {
 	if a.Provider != nil {
 		run(func() error { return a.Provider.Run(ctx) })
 	}
-	if a.Autoscaler != nil {
+	switch {
+	case a.Autoscaler != nil:
 		run(func() error { a.nodeClassStatus(ctx); return nil })
 		run(func() error { a.Autoscaler.Run(ctx); return nil })
+	case a.Provider != nil:
+		run(func() error { a.watchInstanceTypes(ctx); return nil })
 	}
 	wg.Wait()
 	select {
@@ -283,6 +286,33 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	default:
 		return nil
+	}
+}
+
+// watchInstanceTypes builds every NodePool's instance types once the cluster state has synced,
+// then every 30 seconds, when no autoscaler does (read-only, or watching another controller):
+// the console and the metrics price nodes with them. It only reads from AWS.
+func (a *App) watchInstanceTypes(ctx context.Context) {
+	changes := a.Cluster.Subscribe()
+	tick := a.opts.Clock.NewTicker(30 * time.Second)
+	defer tick.Stop()
+	built := false
+	for {
+		if snap := a.Cluster.Snapshot(); snap.Synced && !built {
+			for _, np := range snap.NodePools {
+				if _, err := a.Provider.InstanceTypes(ctx, np); err != nil && ctx.Err() == nil {
+					a.opts.Logger.Debug("building a nodepool's instance types", "nodepool", np.Name, "error", err)
+				}
+			}
+			built = true
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes: // until the first build, which waits for the sync
+		case <-tick.C():
+			built = false
+		}
 	}
 }
 

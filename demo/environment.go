@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -38,10 +42,28 @@ type Options struct {
 	BootDelay, JoinDelay, InterruptionNotice time.Duration
 	// Autoscaler tunes the loops (dry run included).
 	Autoscaler autoscaler.Options
+	// Manifests are the objects applied (their *.yaml files); the demo's seeds when nil.
+	Manifests fs.FS
+	// Controller is the autoscaler that runs the cluster: ControllerNodepilot (the default),
+	// ControllerKarpenter (the real Karpenter controller, nodepilot's console watching it
+	// read-only) or ControllerNone (nothing provisions; the console watches).
+	Controller string
 	Registry   prometheus.Registerer
 	// WrapTransport, when set, wraps nodepilot's own connection to the API server (not the
 	// demo's setup), so that a test can see every request nodepilot sends.
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+}
+
+// The controllers the demo can run.
+const (
+	ControllerNodepilot = "nodepilot"
+	ControllerKarpenter = "karpenter"
+	ControllerNone      = "none"
+)
+
+// Controllers lists them, the default first.
+func Controllers() []string {
+	return []string{ControllerNodepilot, ControllerKarpenter, ControllerNone}
 }
 
 // nodepilotREST is the config nodepilot reaches the demo cluster with.
@@ -68,6 +90,11 @@ type Environment struct {
 	Emulator   *emulator.Emulator
 	App        *app.App
 	Kubeconfig string
+	// AWSSettings is the file beside Kubeconfig that points a process at the emulator
+	// (AWS_ENDPOINT_URL, the region, credentials, the cluster's name and queue).
+	AWSSettings string
+	// Karpenter is the Karpenter controller the demo runs, once Run has started it.
+	Karpenter *localcluster.Karpenter
 	// Deployments are the demo's Deployments ("namespace/name"), which the console scales.
 	Deployments []string
 	// clients are the demo's own, for its setup and its story (scaling, lifting a budget):
@@ -103,45 +130,89 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	if opts.KubeconfigOut != "" {
 		env.Kubeconfig = opts.KubeconfigOut
 	}
+	if env.clients, err = kube.NewClients(env.Cluster.RESTConfig()); err != nil {
+		return env, err
+	}
+	version, err := env.clients.Kube.Discovery().ServerVersion()
+	if err != nil {
+		return env, fmt.Errorf("asking the local control plane its version: %w", err)
+	}
 	emuCfg := emulator.DefaultConfig()
 	emuCfg.ClusterName, emuCfg.BootDelay, emuCfg.InterruptionNotice = ClusterName, opts.BootDelay, opts.InterruptionNotice
 	emuCfg.ShutdownDelay, emuCfg.Seed = 2*time.Second, 1
+	// What EKS would say of this cluster: Karpenter reads its service CIDR for AL2023 nodes.
+	emuCfg.Cluster = emulator.EKSCluster{Endpoint: env.Cluster.RESTConfig().Host, ServiceCIDR: localcluster.ServiceCIDR,
+		Version: version.Major + "." + strings.TrimSuffix(version.Minor, "+")}
 	env.Emulator, err = emulator.Start(ctx, emuCfg)
 	if err != nil {
 		return env, fmt.Errorf("starting the AWS emulator: %w", err)
+	}
+	env.AWSSettings = filepath.Join(filepath.Dir(env.Kubeconfig), "aws.env")
+	if err := writeAWSSettings(env.AWSSettings, env.Emulator); err != nil {
+		return env, err
 	}
 	cat, err := catalog.Load()
 	if err != nil {
 		return env, err
 	}
 	env.instances = newInstances(env.Emulator, cat)
-	env.App, err = app.New(ctx, app.Options{
-		REST:        nodepilotREST(env.Cluster.RESTConfig(), opts.WrapTransport),
-		ClusterName: ClusterName,
-		AWS: aws.ConfigOptions{Region: env.Emulator.Region(), HTTPClient: env.Emulator.HTTPClient(),
-			Credentials: credentials.NewStaticCredentialsProvider("demo", "demo", "")},
-		Endpoints:  aws.Endpoints{}.All(env.Emulator.Endpoint()),
-		QueueName:  env.Emulator.QueueURL(),
-		Autoscaler: opts.Autoscaler,
-		Logger:     opts.Logger,
-		Registry:   opts.Registry,
-	})
+	env.App, err = app.New(ctx, env.AppOptions(opts.Controller == "" || opts.Controller == ControllerNodepilot))
 	if err != nil {
 		return env, err
 	}
-	if env.clients, err = kube.NewClients(env.Cluster.RESTConfig()); err != nil {
-		return env, err
+	manifests := opts.Manifests
+	if manifests == nil {
+		if manifests, err = fs.Sub(manifestFiles, "manifests"); err != nil {
+			return env, err
+		}
 	}
-	if env.Deployments, err = apply(ctx, env.clients, ClusterName); err != nil {
+	if env.Deployments, err = apply(ctx, env.clients, ClusterName, manifests); err != nil {
 		return env, err
 	}
 	return env, nil
 }
 
-// Run runs nodepilot and the node registrar until ctx ends.
+// Clients are the demo's own clients, which act as the user: they write whatever controller
+// runs.
+func (e *Environment) Clients() *kube.Clients { return e.clients }
+
+// AppOptions are nodepilot's options over the demo's cluster and emulator; live acts, else
+// nodepilot only watches (beside another controller, or none).
+func (e *Environment) AppOptions(live bool) app.Options {
+	return app.Options{
+		ReadOnly:    !live,
+		REST:        nodepilotREST(e.Cluster.RESTConfig(), e.opts.WrapTransport),
+		ClusterName: ClusterName,
+		AWS: aws.ConfigOptions{Region: e.Emulator.Region(), HTTPClient: e.Emulator.HTTPClient(),
+			Credentials: credentials.NewStaticCredentialsProvider("demo", "demo", "")},
+		Endpoints:  aws.Endpoints{}.All(e.Emulator.Endpoint()),
+		QueueName:  e.Emulator.QueueURL(),
+		Autoscaler: e.opts.Autoscaler,
+		Logger:     e.opts.Logger,
+		Registry:   e.opts.Registry,
+	}
+}
+
+// KarpenterOptions point Karpenter at the demo's cluster and emulator, with the demo's
+// settings: a spot node may be replaced by a cheaper spot node, as nodepilot's demo does.
+func (e *Environment) KarpenterOptions() localcluster.KarpenterOptions {
+	return localcluster.KarpenterOptions{ClusterName: ClusterName, ClusterEndpoint: e.Cluster.RESTConfig().Host,
+		AWSEndpoint: e.Emulator.Endpoint(), Region: e.Emulator.Region(), InterruptionQueue: e.Emulator.QueueName(),
+		FeatureGates: "SpotToSpotConsolidation=true"}
+}
+
+// Run runs nodepilot (or Karpenter, and nodepilot's console read-only) and the node registrar
+// until ctx ends.
 func (e *Environment) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if e.opts.Controller == ControllerKarpenter {
+		k, err := e.Cluster.StartKarpenter(ctx, e.KarpenterOptions())
+		if err != nil {
+			return err
+		}
+		e.Karpenter = k
+	}
 	registered := make(chan error, 1)
 	go func() { registered <- e.Cluster.RegisterNodes(ctx, e.instances, e.opts.JoinDelay) }()
 	err := e.App.Run(ctx)
@@ -150,6 +221,19 @@ func (e *Environment) Run(ctx context.Context) error {
 		err = errors.Join(err, rerr)
 	}
 	return err
+}
+
+// writeAWSSettings writes, as NAME=value lines a shell can source, what points a process at the
+// emulator: the AWS SDK's endpoint, region and credentials, and the cluster's name and queue under
+// the names Karpenter reads.
+func writeAWSSettings(path string, em *emulator.Emulator) error {
+	settings := fmt.Sprintf("# The demo's AWS emulator (set -a; . %s): the AWS SDK, nodepilot and Karpenter read these.\n"+
+		"AWS_ENDPOINT_URL=%s\nAWS_REGION=%s\nAWS_ACCESS_KEY_ID=demo\nAWS_SECRET_ACCESS_KEY=demo\nAWS_EC2_METADATA_DISABLED=true\n"+
+		"CLUSTER_NAME=%s\nINTERRUPTION_QUEUE=%s\n", path, em.Endpoint(), em.Region(), ClusterName, em.QueueName())
+	if err := os.WriteFile(path, []byte(settings), 0o600); err != nil {
+		return fmt.Errorf("writing the emulator's settings: %w", err)
+	}
+	return nil
 }
 
 // Close stops the emulator and the control plane; nothing of the demo keeps running.

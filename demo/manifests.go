@@ -31,18 +31,21 @@ var manifestFiles embed.FS
 // discoveryKey is the tag EC2NodeClasses select subnets and security groups by.
 const discoveryKey = "karpenter.sh/discovery"
 
-// apply creates the demo's objects: NodePools and EC2NodeClasses (validated and defaulted as the
-// plan command loads them, their discovery tags pointed at clusterName), then Deployments,
-// PodDisruptionBudgets and Pods. Objects that exist already are left as they are. It returns the
-// Deployments ("namespace/name").
-func apply(ctx context.Context, c *kube.Clients, clusterName string) ([]string, error) {
-	entries, err := fs.Glob(manifestFiles, "manifests/*.yaml")
+// apply creates the objects of manifests' *.yaml files: NodePools and EC2NodeClasses (validated
+// and defaulted as the plan command loads them, their discovery tags pointed at clusterName),
+// then Deployments, PodDisruptionBudgets and Pods. Objects that exist already are left as they
+// are. It returns the Deployments ("namespace/name").
+func apply(ctx context.Context, c *kube.Clients, clusterName string, manifests fs.FS) ([]string, error) {
+	entries, err := fs.Glob(manifests, "*.yaml")
 	if err != nil {
 		return nil, err
 	}
+	if len(entries) == 0 {
+		return nil, errors.New("demo manifests: no *.yaml file")
+	}
 	var deployments []string
 	for _, name := range entries {
-		data, err := manifestFiles.ReadFile(name)
+		data, err := fs.ReadFile(manifests, name)
 		if err != nil {
 			return nil, err
 		}
