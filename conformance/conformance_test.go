@@ -1,0 +1,349 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/nodepilot/nodepilot/app"
+	"github.com/nodepilot/nodepilot/aws/emulator"
+	"github.com/nodepilot/nodepilot/demo"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	"github.com/nodepilot/nodepilot/kube/localcluster"
+)
+
+// cluster is a local control plane and AWS emulator with the testdata manifests applied, no
+// controller running, and nodepilot watching read-only (its cluster state is the test's view).
+type cluster struct {
+	t   *testing.T
+	ctx context.Context
+	env *demo.Environment
+}
+
+func start(t *testing.T, timeout time.Duration) *cluster {
+	t.Helper()
+	if _, err := localcluster.KarpenterBinary(); err != nil {
+		t.Fatal(err) // the tier needs the real controller: missing, it fails and says how to build it
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
+	opts := demo.DefaultOptions()
+	opts.Dir, opts.Controller, opts.Manifests = t.TempDir(), demo.ControllerNone, os.DirFS("testdata")
+	env, err := demo.Start(ctx, opts)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- env.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("the watching console stopped with %v", err)
+		}
+		env.Close()
+	})
+	return &cluster{t: t, ctx: ctx, env: env}
+}
+
+// karpenter starts the real Karpenter controller; stop stops it.
+func (c *cluster) karpenter() (stop func()) {
+	c.t.Helper()
+	k, err := c.env.Cluster.StartKarpenter(c.ctx, c.env.KarpenterOptions())
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return func() {
+		if err := c.env.Cluster.StopKarpenter(k); err != nil {
+			c.t.Errorf("stopping karpenter: %v", err)
+		}
+	}
+}
+
+// nodepilot starts a live nodepilot over the cluster; stop stops it.
+func (c *cluster) nodepilot() (stop func()) {
+	c.t.Helper()
+	a, err := app.New(c.ctx, c.env.AppOptions(true))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	return func() {
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			c.t.Errorf("nodepilot stopped with %v", err)
+		}
+	}
+}
+
+// nodeClaim is what a NodeClaim launched.
+type nodeClaim struct {
+	name, instanceType, capacityType, zone, providerID string
+	// revision is the conformance/revision label the NodePool's template gives it.
+	revision string
+	deleting bool
+	// options are the instance types its requirements allowed.
+	options []string
+}
+
+// fleet is what the cluster and the emulator hold.
+type fleet struct {
+	claims    []nodeClaim // by name
+	instances []string    // live instance ids, sorted
+	running   int         // inflate pods running
+	profile   string      // the EC2NodeClass's status.instanceProfile
+	profiles  []string    // every instance profile in IAM, sorted
+	launched  int         // instances the emulator ever launched
+}
+
+func (c *cluster) fleet() fleet {
+	c.t.Helper()
+	snap := c.env.App.Cluster.Snapshot()
+	var f fleet
+	for _, nc := range snap.NodeClaims {
+		claim := nodeClaim{name: nc.Name, instanceType: nc.Labels[corev1.LabelInstanceTypeStable], capacityType: nc.Labels[karpv1.CapacityTypeLabelKey],
+			zone: nc.Labels[corev1.LabelTopologyZone], providerID: nc.Status.ProviderID, revision: nc.Labels["conformance/revision"],
+			deleting: nc.DeletionTimestamp != nil}
+		for _, r := range nc.Spec.Requirements {
+			if r.Key == corev1.LabelInstanceTypeStable && r.Operator == corev1.NodeSelectorOpIn {
+				claim.options = r.Values
+			}
+		}
+		f.claims = append(f.claims, claim)
+	}
+	for _, p := range snap.Pods {
+		if strings.HasPrefix(p.Name, "inflate-") && p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil {
+			f.running++
+		}
+	}
+	for _, i := range c.env.Emulator.Instances() {
+		f.launched++
+		if i.State == "pending" || i.State == "running" {
+			f.instances = append(f.instances, i.ID)
+		}
+	}
+	slices.Sort(f.instances)
+	if nc := snap.NodeClass("default"); nc != nil {
+		f.profile = nc.Status.InstanceProfile
+	}
+	f.profiles = c.instanceProfiles()
+	return f
+}
+
+func (c *cluster) instanceProfiles() []string {
+	c.t.Helper()
+	cfg := sdkaws.Config{Region: c.env.Emulator.Region(), HTTPClient: c.env.Emulator.HTTPClient(),
+		Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")}
+	client := iam.NewFromConfig(cfg, func(o *iam.Options) { o.BaseEndpoint = sdkaws.String(c.env.Emulator.Endpoint()) })
+	out, err := client.ListInstanceProfiles(c.ctx, &iam.ListInstanceProfilesInput{})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var names []string
+	for _, p := range out.InstanceProfiles {
+		names = append(names, sdkaws.ToString(p.InstanceProfileName))
+	}
+	slices.Sort(names)
+	return names
+}
+
+// waitFor polls the fleet until cond holds.
+func (c *cluster) waitFor(timeout time.Duration, what string, cond func(fleet) error) fleet {
+	c.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var err error
+	for {
+		f := c.fleet()
+		if err = cond(f); err == nil {
+			return f
+		}
+		if time.Now().After(deadline) || c.ctx.Err() != nil {
+			c.t.Fatalf("%s did not happen within %s: %v (logs in %s)", what, timeout, err, c.env.Cluster.Dir)
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// settled holds when inflate's five pods run on launched NodeClaims, none being deleted.
+func settled(f fleet) error {
+	if f.running != 5 {
+		return fmt.Errorf("%d inflate pods running, want 5", f.running)
+	}
+	for _, nc := range f.claims {
+		switch {
+		case nc.providerID == "":
+			return fmt.Errorf("nodeclaim %s not launched", nc.name)
+		case nc.deleting:
+			return fmt.Errorf("nodeclaim %s being deleted", nc.name)
+		}
+	}
+	return nil
+}
+
+func (f fleet) names() []string {
+	var out []string
+	for _, nc := range f.claims {
+		out = append(out, nc.name)
+	}
+	return out
+}
+
+// price is what the fleet costs per hour at the emulator's prices, as the watching console
+// prices it.
+func (c *cluster) price() float64 {
+	total := 0.0
+	for _, sn := range c.env.App.Cluster.Snapshot().Nodes {
+		if sn.NodeClaim == nil {
+			continue
+		}
+		capacityType, zone := sn.Placement()
+		if it := c.env.App.InstanceType(sn.NodePool(), sn.Labels()[corev1.LabelInstanceTypeStable]); it != nil {
+			for _, o := range it.Offerings {
+				if o.CapacityType == capacityType && o.Zone == zone {
+					total += o.Price
+				}
+			}
+		}
+	}
+	return total
+}
+
+// TestSameWorkloadBothControllers runs inflate under Karpenter, then under nodepilot on a fresh
+// cluster: the same number of nodes, and nodepilot's first instance type is Karpenter's or a
+// cheaper one Karpenter's options also held.
+func TestSameWorkloadBothControllers(t *testing.T) {
+	type outcome struct {
+		f       fleet
+		price   float64
+		elapsed time.Duration
+	}
+	run := func(controller string) outcome {
+		c := start(t, 6*time.Minute)
+		begin := time.Now()
+		stop := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}[controller]()
+		defer stop()
+		f := c.waitFor(4*time.Minute, controller+" running inflate", settled)
+		return outcome{f: f, price: c.price(), elapsed: time.Since(begin)}
+	}
+	karp, ours := run(demo.ControllerKarpenter), run(demo.ControllerNodepilot)
+	t.Logf("inflate (5 x 1 CPU)  %-10s  %-10s", "karpenter", "nodepilot")
+	t.Logf("  nodes              %-10d  %-10d", len(karp.f.claims), len(ours.f.claims))
+	first := func(o outcome) nodeClaim { return o.f.claims[0] }
+	t.Logf("  instance type      %-10s  %-10s", first(karp).instanceType, first(ours).instanceType)
+	t.Logf("  capacity type      %-10s  %-10s", first(karp).capacityType, first(ours).capacityType)
+	t.Logf("  zone               %-10s  %-10s", first(karp).zone, first(ours).zone)
+	t.Logf("  $/h                %-10.4f  %-10.4f", karp.price, ours.price)
+	t.Logf("  to pods running    %-10s  %-10s", karp.elapsed.Round(time.Second), ours.elapsed.Round(time.Second))
+	if len(karp.f.claims) != len(ours.f.claims) {
+		t.Errorf("karpenter launched %d nodes, nodepilot %d", len(karp.f.claims), len(ours.f.claims))
+	}
+	if k, o := first(karp), first(ours); o.instanceType != k.instanceType && (!slices.Contains(k.options, o.instanceType) || ours.price > karp.price) {
+		t.Errorf("nodepilot launched %s ($%.4f/h), karpenter %s ($%.4f/h) with options %v: want the same, or a cheaper one of those options",
+			o.instanceType, ours.price, k.instanceType, karp.price, k.options)
+	}
+}
+
+// handOver runs inflate under one controller, stops it and starts the other: nothing is
+// replaced, launched or terminated, the instance profile is kept and no IAM resource is added;
+// then a change to the NodePool's template drifts the nodes, and the new controller replaces
+// them.
+func handOver(t *testing.T, first, second string) {
+	c := start(t, 8*time.Minute)
+	runs := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}
+	stopFirst := runs[first]()
+	before := c.waitFor(4*time.Minute, first+" running inflate", settled)
+	// Let the first controller finish what it does after a launch (status, tags, profiles).
+	time.Sleep(10 * time.Second)
+	before = c.fleet()
+	stopFirst()
+	stopSecond := runs[second]()
+	defer stopSecond()
+	t.Logf("%s hands %d nodeclaims %v (instances %v, profile %s) to %s", first, len(before.claims), before.names(), before.instances, before.profile, second)
+	time.Sleep(45 * time.Second) // past a disruption pass and its validation, and a status round
+	after := c.fleet()
+	for what, same := range map[string]bool{
+		"nodeclaims":               slices.Equal(before.names(), after.names()),
+		"instances":                slices.Equal(before.instances, after.instances),
+		"the ec2nodeclass profile": before.profile == after.profile && after.profile != "",
+		"instance profiles in IAM": slices.Equal(before.profiles, after.profiles),
+		"instances ever launched":  before.launched == after.launched,
+	} {
+		if !same {
+			t.Errorf("%s changed when %s took over from %s:\nbefore %+v\nafter  %+v", what, second, first, before, after)
+		}
+	}
+	if after.running != 5 {
+		t.Errorf("%d inflate pods running after the hand-over, want 5", after.running)
+	}
+
+	if _, err := c.env.Clients().NodePools.Patch(c.ctx, "default", []byte(`{"spec":{"template":{"metadata":{"labels":{"conformance/revision":"2"}}}}}`), false); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(5*time.Minute, second+" replacing the drifted nodes", func(f fleet) error {
+		for _, nc := range f.claims {
+			if nc.revision != "2" {
+				return fmt.Errorf("nodeclaim %s is of the template before the change", nc.name)
+			}
+		}
+		return settled(f)
+	})
+}
+
+func TestHandOverKarpenterToNodepilot(t *testing.T) {
+	handOver(t, demo.ControllerKarpenter, demo.ControllerNodepilot)
+}
+
+func TestHandOverNodepilotToKarpenter(t *testing.T) {
+	handOver(t, demo.ControllerNodepilot, demo.ControllerKarpenter)
+}
+
+// TestKarpenterHandlesAnInterruption: a spot interruption sent through the emulator's queue is
+// handled by Karpenter, which runs the pods elsewhere, as nodepilot does in the demo's story.
+func TestKarpenterHandlesAnInterruption(t *testing.T) {
+	c := start(t, 6*time.Minute)
+	defer c.karpenter()()
+	before := c.waitFor(4*time.Minute, "karpenter running inflate", settled)
+	var spot *nodeClaim
+	for i, nc := range before.claims {
+		if nc.capacityType == karpv1.CapacityTypeSpot {
+			spot = &before.claims[i]
+		}
+	}
+	if spot == nil {
+		t.Fatalf("karpenter launched no spot node: %+v", before.claims)
+	}
+	id := spot.providerID[strings.LastIndex(spot.providerID, "/")+1:]
+	if err := c.env.Emulator.Interrupt(emulator.Interruption{Kind: emulator.SpotInterruption, InstanceID: id}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(4*time.Minute, "the interrupted node replaced", func(f fleet) error {
+		if slices.ContainsFunc(f.claims, func(nc nodeClaim) bool { return nc.name == spot.name }) {
+			return fmt.Errorf("nodeclaim %s still there", spot.name)
+		}
+		return settled(f)
+	})
+	events, err := c.env.Clients().Kube.CoreV1().Events("").List(c.ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]bool{}
+	for _, e := range events.Items {
+		reasons[e.Reason] = true
+	}
+	if !reasons["SpotInterrupted"] {
+		t.Errorf("no SpotInterrupted event among %v", slices.Sorted(maps.Keys(reasons)))
+	}
+}
