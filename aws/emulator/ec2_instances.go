@@ -220,31 +220,42 @@ func (inst *instance) field(name string) ([]string, bool) {
 	return tagField(name, inst.Tags)
 }
 
-func (e *Emulator) describeInstances(q query) (any, error) {
+// selectInstances reads a request's InstanceId list, Filters (by field's names) and paging, as
+// DescribeInstances and DescribeInstanceStatus take them, and returns the page of the instances
+// that pass include and both, with the next page's token.
+func (e *Emulator) selectInstances(q query, field func(*instance) fieldFunc, include func(*instance) bool) ([]*instance, string, error) {
 	filters := parseFilters(q)
-	if err := checkFilters(filters, (&instance{}).field); err != nil {
-		return nil, err
+	if err := checkFilters(filters, field(&instance{})); err != nil {
+		return nil, "", err
 	}
 	ids := q.list("InstanceId")
 	if len(ids) > 0 && q.has("MaxResults") {
-		return nil, newError(0, "InvalidParameterCombination", "The parameter instancesSet cannot be used with the parameter maxResults")
+		return nil, "", newError(0, "InvalidParameterCombination", "The parameter instancesSet cannot be used with the parameter maxResults")
 	}
 	size, err := maxResults(q, 5, 1000, 1000)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := e.checkInstanceIDs(ids); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	selected := e.sortedInstances(func(inst *instance) bool {
-		return (len(ids) == 0 || contains(ids, inst.ID)) && matches(filters, inst.field)
+		return include(inst) && (len(ids) == 0 || contains(ids, inst.ID)) && matches(filters, field(inst))
 	})
 	start, end, next, perr := ec2Page(q, len(selected), size)
 	if perr != nil {
-		return nil, perr
+		return nil, "", perr
+	}
+	return selected[start:end], next, nil
+}
+
+func (e *Emulator) describeInstances(q query) (any, error) {
+	page, next, err := e.selectInstances(q, func(inst *instance) fieldFunc { return inst.field }, func(*instance) bool { return true })
+	if err != nil {
+		return nil, err
 	}
 	out := &describeInstancesResponse{NextToken: next}
-	for _, inst := range selected[start:end] {
+	for _, inst := range page {
 		x := e.instanceXML(inst)
 		if n := len(out.Reservations); n > 0 && out.Reservations[n-1].ReservationID == inst.ReservationID {
 			out.Reservations[n-1].Instances = append(out.Reservations[n-1].Instances, x)

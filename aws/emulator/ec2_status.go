@@ -69,32 +69,15 @@ func (inst *instance) statusField(name string) ([]string, bool) {
 // describeInstanceStatus reports the status checks of running instances (of every live one
 // with IncludeAllInstances), filtered as EC2 filters them.
 func (e *Emulator) describeInstanceStatus(q query) (any, error) {
-	filters := parseFilters(q)
-	if err := checkFilters(filters, (&instance{}).statusField); err != nil {
-		return nil, err
-	}
-	ids := q.list("InstanceId")
-	if len(ids) > 0 && q.has("MaxResults") {
-		return nil, newError(0, "InvalidParameterCombination", "The parameter instancesSet cannot be used with the parameter maxResults")
-	}
-	size, err := maxResults(q, 5, 1000, 1000)
+	all := q.boolParam("IncludeAllInstances")
+	page, next, err := e.selectInstances(q, func(inst *instance) fieldFunc { return inst.statusField }, func(inst *instance) bool {
+		return inst.State == StateRunning || (all && inst.State != StateTerminated)
+	})
 	if err != nil {
 		return nil, err
 	}
-	if err := e.checkInstanceIDs(ids); err != nil {
-		return nil, err
-	}
-	all := q.boolParam("IncludeAllInstances")
-	selected := e.sortedInstances(func(inst *instance) bool {
-		live := inst.State == StateRunning || (all && inst.State != StateTerminated)
-		return live && (len(ids) == 0 || contains(ids, inst.ID)) && matches(filters, inst.statusField)
-	})
-	start, end, next, perr := ec2Page(q, len(selected), size)
-	if perr != nil {
-		return nil, perr
-	}
 	out := &describeInstanceStatusResponse{NextToken: next}
-	for _, inst := range selected[start:end] {
+	for _, inst := range page {
 		out.Statuses = append(out.Statuses, xmlInstanceStatus{InstanceID: inst.ID, AvailabilityZone: inst.Zone, ZoneID: inst.ZoneID,
 			InstanceState: xmlState{Code: stateCode(inst.State), Name: inst.State},
 			SystemStatus:  inst.statusCheck(CheckSystem), InstanceStatus: inst.statusCheck(CheckInstance)})
