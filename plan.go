@@ -18,6 +18,7 @@ import (
 func planCommand(out io.Writer) *cobra.Command {
 	var files []string
 	var output string
+	var zones []string
 	var solve solveFlags
 	cmd := &cobra.Command{
 		Use:   "plan -f FILE|DIR [-f ...] [-o table|json|yaml]",
@@ -47,7 +48,12 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 			if err != nil {
 				return fmt.Errorf("embedded catalog: %w", err)
 			}
-			pr := plan.Build(set, cat, opts)
+			for _, z := range zones {
+				if !slices.Contains(cat.Zones(), z) {
+					return fmt.Errorf("--zones %s: the catalog's zones are %s", z, strings.Join(cat.Zones(), ", "))
+				}
+			}
+			pr := plan.Build(set, cat, opts, zones)
 			r := scheduling.Solve(pr.Input)
 			notes := append(set.Notes, pr.Notes...)
 			if note := packingNote(pr.Input, r); note != "" {
@@ -58,6 +64,7 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 	}
 	cmd.Flags().StringArrayVarP(&files, "filename", "f", nil, "a manifest file or a folder of them (repeatable)")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
+	cmd.Flags().StringSliceVar(&zones, "zones", nil, "plan in these zones only, comma-separated (default: every zone of the catalog, which the demo's emulator also has)")
 	solve.register(cmd.Flags(), scheduling.DefaultOptions())
 	return cmd
 }

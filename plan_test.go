@@ -61,6 +61,28 @@ func TestPlanInflateOnItsNodePool(t *testing.T) {
 	}
 }
 
+// TestPlanZones: --zones keeps every planned node in the zones given.
+func TestPlanZones(t *testing.T) {
+	for _, zones := range []string{"us-east-1b", "us-east-1d,us-east-1e"} {
+		out, errOut, code := runPlan(t, "-o", "json", "-f", seeds, "--zones", zones)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var p plan.Plan
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.NodeClaims) == 0 {
+			t.Fatalf("--zones %s: no node planned", zones)
+		}
+		for _, nc := range p.NodeClaims {
+			if !strings.Contains(zones, nc.Zone) {
+				t.Errorf("--zones %s: %s planned in %s", zones, nc.InstanceType, nc.Zone)
+			}
+		}
+	}
+}
+
 func TestPlanAllSeeds(t *testing.T) {
 	for _, format := range []string{"table", "json", "yaml"} {
 		t.Run(format, func(t *testing.T) {
@@ -138,6 +160,7 @@ func TestPlanInputErrors(t *testing.T) {
 		{"no files", nil, "no manifests"},
 		{"bad format", []string{"-f", seeds, "-o", "xml"}, `-o "xml": use one of table, json, yaml`},
 		{"bad policy", []string{"-f", seeds, "--preference-policy", "Sometimes"}, "use Respect or Ignore"},
+		{"unknown zone", []string{"-f", seeds, "--zones", "us-east-1a,us-west-2a"}, "--zones us-west-2a: the catalog's zones are us-east-1a, us-east-1b, us-east-1c, us-east-1d, us-east-1e, us-east-1f"},
 		{"missing file", []string{"-f", "testdata/no-such-file.yaml"}, "no-such-file.yaml"},
 		{"gt with two values", []string{"-f", "testdata/manifests/invalid/gt-two-values.yaml"},
 			`spec.template.spec.requirements[0]: operator "Gt" needs exactly one non-negative integer, got ["5", "6"]`},

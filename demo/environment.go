@@ -137,8 +137,14 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	if err != nil {
 		return env, fmt.Errorf("asking the local control plane its version: %w", err)
 	}
+	cat, err := catalog.Load()
+	if err != nil {
+		return env, err
+	}
 	emuCfg := emulator.DefaultConfig()
 	emuCfg.ClusterName, emuCfg.BootDelay, emuCfg.InterruptionNotice = ClusterName, opts.BootDelay, opts.InterruptionNotice
+	// The catalog's zones, which plan uses too: both say the same of where capacity exists.
+	emuCfg.Zones = cat.Zones()
 	emuCfg.ShutdownDelay, emuCfg.Seed = 2*time.Second, 1
 	// What EKS would say of this cluster: Karpenter reads its service CIDR for AL2023 nodes.
 	emuCfg.Cluster = emulator.EKSCluster{Endpoint: env.Cluster.RESTConfig().Host, ServiceCIDR: localcluster.ServiceCIDR,
@@ -149,10 +155,6 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	}
 	env.AWSSettings = filepath.Join(filepath.Dir(env.Kubeconfig), "aws.env")
 	if err := writeAWSSettings(env.AWSSettings, env.Emulator); err != nil {
-		return env, err
-	}
-	cat, err := catalog.Load()
-	if err != nil {
 		return env, err
 	}
 	env.instances = newInstances(env.Emulator, cat)

@@ -41,7 +41,8 @@ type Static struct {
 // EC2NodeClass missing, being deleted) are left out with a note, and each pod that fits nowhere
 // names them among its reasons. A static NodePool launches its replicas (those the manifests'
 // nodes do not already hold, within limits.nodes), which pods may use, and nothing for pods.
-func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) *Problem {
+// Offerings are limited to zones when it names any (the zones of the cluster planned for).
+func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options, zones []string) *Problem {
 	in := &scheduling.Input{Options: opts, DaemonSets: set.DaemonSets,
 		WellKnownLabels: sets.List(awsv1.WellKnownLabels())}
 	pr := &Problem{Input: in}
@@ -63,7 +64,8 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options) *Pr
 		}
 		ref := np.Spec.Template.Spec.NodeClassRef
 		if _, ok := types[ref.Name]; !ok {
-			types[ref.Name] = cat.InstanceTypes(catalog.Options{Options: instancetype.OptionsFor(classes[ref.Name]), Needs: instancetype.NeedsOf(classes[ref.Name])})
+			types[ref.Name] = cat.InstanceTypes(catalog.Options{Options: instancetype.OptionsFor(classes[ref.Name]), Needs: instancetype.NeedsOf(classes[ref.Name]),
+				Zones: zones})
 		}
 		if np.IsStatic() {
 			pr.addStatic(np, types[ref.Name], set)

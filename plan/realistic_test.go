@@ -86,7 +86,7 @@ func realisticInput(t testing.TB) *scheduling.Input {
 		}
 		set.Pods = append(set.Pods, pods.Pods...)
 	}
-	in := Build(set, cat, scheduling.Options{}).Input
+	in := Build(set, cat, scheduling.Options{}, nil).Input
 	return in
 }
 

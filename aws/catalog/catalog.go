@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,6 +70,17 @@ func Load() (*Catalog, error) {
 func Provenance() string {
 	b, _ := data.ReadFile("data/PROVENANCE.md")
 	return string(b)
+}
+
+// Zones lists every zone some type is offered in, sorted.
+func (c *Catalog) Zones() []string {
+	seen := map[string]bool{}
+	for _, e := range c.Entries {
+		for _, z := range e.Zones {
+			seen[z] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // Options shape the instance types built from the catalog.
