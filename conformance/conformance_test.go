@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -20,26 +23,66 @@ import (
 	"github.com/nodepilot/nodepilot/app"
 	"github.com/nodepilot/nodepilot/aws/emulator"
 	"github.com/nodepilot/nodepilot/demo"
+	"github.com/nodepilot/nodepilot/engine/pods"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
-// cluster is a local control plane and AWS emulator with the testdata manifests applied, no
-// controller running, and nodepilot watching read-only (its cluster state is the test's view).
-type cluster struct {
-	t   *testing.T
-	ctx context.Context
-	env *demo.Environment
+// scenario is a workload both controllers run: the manifests of testdata's folders, and how
+// many of its pods (DaemonSets' aside) run once it is placed.
+type scenario struct {
+	name string
+	dirs []string
+	pods int
 }
 
-func start(t *testing.T, timeout time.Duration) *cluster {
+// scenarios are the seed's workloads, each with the common EC2NodeClass and NodePool.
+var scenarios = []scenario{
+	{"inflate", []string{"common", "inflate"}, 5},
+	{"api-pdb", []string{"common", "api-pdb"}, 3},
+	{"gpu", []string{"common", "gpu"}, 1},
+	{"spot-and-on-demand", []string{"common", "spot-and-on-demand"}, 6},
+	{"zonal-spread", []string{"common", "zonal-spread"}, 3},
+	{"daemonset", []string{"common", "inflate", "daemonset"}, 5},
+}
+
+// manifests gathers the scenario's files into one folder, in the order of its folders.
+func (s scenario) manifests(t *testing.T) fs.FS {
+	t.Helper()
+	out := fstest.MapFS{}
+	for i, dir := range s.dirs {
+		entries, err := os.ReadDir(filepath.Join("testdata", dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join("testdata", dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[fmt.Sprintf("%d-%s-%s", i, dir, e.Name())] = &fstest.MapFile{Data: data}
+		}
+	}
+	return out
+}
+
+// cluster is a local control plane and AWS emulator with a scenario's manifests applied, no
+// controller running, and nodepilot watching read-only (its cluster state is the test's view).
+type cluster struct {
+	t        *testing.T
+	ctx      context.Context
+	env      *demo.Environment
+	scenario scenario
+}
+
+func start(t *testing.T, timeout time.Duration, s scenario) *cluster {
 	t.Helper()
 	if _, err := localcluster.KarpenterBinary(); err != nil {
 		t.Fatal(err) // the tier needs the real controller: missing, it fails and says how to build it
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), timeout)
 	opts := demo.DefaultOptions()
-	opts.Dir, opts.Controller, opts.Manifests = t.TempDir(), demo.ControllerNone, os.DirFS("testdata")
+	opts.Dir, opts.Controller, opts.Manifests = t.TempDir(), demo.ControllerNone, s.manifests(t)
 	env, err := demo.Start(ctx, opts)
 	if err != nil {
 		cancel()
@@ -54,7 +97,7 @@ func start(t *testing.T, timeout time.Duration) *cluster {
 		}
 		env.Close()
 	})
-	return &cluster{t: t, ctx: ctx, env: env}
+	return &cluster{t: t, ctx: ctx, env: env, scenario: s}
 }
 
 // karpenter starts the real Karpenter controller; stop stops it.
@@ -103,7 +146,9 @@ type nodeClaim struct {
 type fleet struct {
 	claims    []nodeClaim // by name
 	instances []string    // live instance ids, sorted
-	running   int         // inflate pods running
+	running   int         // pods running, DaemonSets' aside
+	pending   int         // pods pending
+	want      int         // pods the scenario runs
 	profile   string      // the EC2NodeClass's status.instanceProfile
 	profiles  []string    // every instance profile in IAM, sorted
 	launched  int         // instances the emulator ever launched
@@ -124,8 +169,13 @@ func (c *cluster) fleet() fleet {
 		}
 		f.claims = append(f.claims, claim)
 	}
+	f.want = c.scenario.pods
 	for _, p := range snap.Pods {
-		if strings.HasPrefix(p.Name, "inflate-") && p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil {
+		switch {
+		case p.DeletionTimestamp != nil:
+		case p.Status.Phase == corev1.PodPending:
+			f.pending++
+		case p.Status.Phase == corev1.PodRunning && !pods.IsOwnedByDaemonSet(p):
 			f.running++
 		}
 	}
@@ -177,10 +227,11 @@ func (c *cluster) waitFor(timeout time.Duration, what string, cond func(fleet) e
 	}
 }
 
-// settled holds when inflate's five pods run on launched NodeClaims, none being deleted.
+// settled holds when the scenario's pods run on launched NodeClaims, none being deleted, and no
+// pod waits.
 func settled(f fleet) error {
-	if f.running != 5 {
-		return fmt.Errorf("%d inflate pods running, want 5", f.running)
+	if f.running != f.want || f.pending > 0 {
+		return fmt.Errorf("%d pods running, want %d; %d pending", f.running, f.want, f.pending)
 	}
 	for _, nc := range f.claims {
 		switch {
@@ -221,38 +272,46 @@ func (c *cluster) price() float64 {
 	return total
 }
 
-// TestSameWorkloadBothControllers runs inflate under Karpenter, then under nodepilot on a fresh
-// cluster: the same number of nodes, and nodepilot's first instance type is Karpenter's or a
-// cheaper one Karpenter's options also held.
+// TestSameWorkloadBothControllers runs each scenario under Karpenter, then under nodepilot on a
+// fresh cluster: the same number of nodes, and nodepilot's first instance type is Karpenter's or
+// a cheaper one Karpenter's options also held.
 func TestSameWorkloadBothControllers(t *testing.T) {
 	type outcome struct {
 		f       fleet
 		price   float64
 		elapsed time.Duration
 	}
-	run := func(controller string) outcome {
-		c := start(t, 6*time.Minute)
-		begin := time.Now()
-		stop := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}[controller]()
-		defer stop()
-		f := c.waitFor(4*time.Minute, controller+" running inflate", settled)
-		return outcome{f: f, price: c.price(), elapsed: time.Since(begin)}
-	}
-	karp, ours := run(demo.ControllerKarpenter), run(demo.ControllerNodepilot)
-	t.Logf("inflate (5 x 1 CPU)  %-10s  %-10s", "karpenter", "nodepilot")
-	t.Logf("  nodes              %-10d  %-10d", len(karp.f.claims), len(ours.f.claims))
-	first := func(o outcome) nodeClaim { return o.f.claims[0] }
-	t.Logf("  instance type      %-10s  %-10s", first(karp).instanceType, first(ours).instanceType)
-	t.Logf("  capacity type      %-10s  %-10s", first(karp).capacityType, first(ours).capacityType)
-	t.Logf("  zone               %-10s  %-10s", first(karp).zone, first(ours).zone)
-	t.Logf("  $/h                %-10.4f  %-10.4f", karp.price, ours.price)
-	t.Logf("  to pods running    %-10s  %-10s", karp.elapsed.Round(time.Second), ours.elapsed.Round(time.Second))
-	if len(karp.f.claims) != len(ours.f.claims) {
-		t.Errorf("karpenter launched %d nodes, nodepilot %d", len(karp.f.claims), len(ours.f.claims))
-	}
-	if k, o := first(karp), first(ours); o.instanceType != k.instanceType && (!slices.Contains(k.options, o.instanceType) || ours.price > karp.price) {
-		t.Errorf("nodepilot launched %s ($%.4f/h), karpenter %s ($%.4f/h) with options %v: want the same, or a cheaper one of those options",
-			o.instanceType, ours.price, k.instanceType, karp.price, k.options)
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			run := func(controller string) outcome {
+				c := start(t, 6*time.Minute, s)
+				begin := time.Now()
+				stop := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}[controller]()
+				defer stop()
+				f := c.waitFor(4*time.Minute, controller+" running "+s.name, settled)
+				return outcome{f: f, price: c.price(), elapsed: time.Since(begin)}
+			}
+			karp, ours := run(demo.ControllerKarpenter), run(demo.ControllerNodepilot)
+			types := func(o outcome) string {
+				var out []string
+				for _, nc := range o.f.claims {
+					out = append(out, nc.instanceType+" "+nc.capacityType+" "+nc.zone)
+				}
+				slices.Sort(out)
+				return strings.Join(out, ", ")
+			}
+			t.Logf("%-20s | karpenter: %d nodes [%s] $%.4f/h, pods running after %s | nodepilot: %d nodes [%s] $%.4f/h, after %s",
+				s.name, len(karp.f.claims), types(karp), karp.price, karp.elapsed.Round(time.Second),
+				len(ours.f.claims), types(ours), ours.price, ours.elapsed.Round(time.Second))
+			if len(karp.f.claims) != len(ours.f.claims) {
+				t.Errorf("karpenter launched %d nodes, nodepilot %d", len(karp.f.claims), len(ours.f.claims))
+			}
+			k, o := karp.f.claims[0], ours.f.claims[0]
+			if o.instanceType != k.instanceType && (!slices.Contains(k.options, o.instanceType) || ours.price > karp.price) {
+				t.Errorf("nodepilot launched %s ($%.4f/h), karpenter %s ($%.4f/h) with options %v: want the same, or a cheaper one of those options",
+					o.instanceType, ours.price, k.instanceType, karp.price, k.options)
+			}
+		})
 	}
 }
 
@@ -261,7 +320,7 @@ func TestSameWorkloadBothControllers(t *testing.T) {
 // then a change to the NodePool's template drifts the nodes, and the new controller replaces
 // them.
 func handOver(t *testing.T, first, second string) {
-	c := start(t, 8*time.Minute)
+	c := start(t, 8*time.Minute, scenarios[0])
 	runs := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}
 	stopFirst := runs[first]()
 	before := c.waitFor(4*time.Minute, first+" running inflate", settled)
@@ -285,8 +344,8 @@ func handOver(t *testing.T, first, second string) {
 			t.Errorf("%s changed when %s took over from %s:\nbefore %+v\nafter  %+v", what, second, first, before, after)
 		}
 	}
-	if after.running != 5 {
-		t.Errorf("%d inflate pods running after the hand-over, want 5", after.running)
+	if err := settled(after); err != nil {
+		t.Errorf("after the hand-over: %v", err)
 	}
 
 	if _, err := c.env.Clients().NodePools.Patch(c.ctx, "default", []byte(`{"spec":{"template":{"metadata":{"labels":{"conformance/revision":"2"}}}}}`), false); err != nil {
@@ -313,7 +372,7 @@ func TestHandOverNodepilotToKarpenter(t *testing.T) {
 // TestKarpenterHandlesAnInterruption: a spot interruption sent through the emulator's queue is
 // handled by Karpenter, which runs the pods elsewhere, as nodepilot does in the demo's story.
 func TestKarpenterHandlesAnInterruption(t *testing.T) {
-	c := start(t, 6*time.Minute)
+	c := start(t, 6*time.Minute, scenarios[0])
 	defer c.karpenter()()
 	before := c.waitFor(4*time.Minute, "karpenter running inflate", settled)
 	var spot *nodeClaim

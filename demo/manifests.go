@@ -33,8 +33,8 @@ const discoveryKey = "karpenter.sh/discovery"
 
 // apply creates the objects of manifests' *.yaml files: NodePools and EC2NodeClasses (validated
 // and defaulted as the plan command loads them, their discovery tags pointed at clusterName),
-// then Deployments, PodDisruptionBudgets and Pods. Objects that exist already are left as they
-// are. It returns the Deployments ("namespace/name").
+// then Deployments, DaemonSets, PodDisruptionBudgets and Pods. Objects that exist already are
+// left as they are. It returns the Deployments ("namespace/name").
 func apply(ctx context.Context, c *kube.Clients, clusterName string, manifests fs.FS) ([]string, error) {
 	entries, err := fs.Glob(manifests, "*.yaml")
 	if err != nil {
@@ -114,6 +114,12 @@ func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []by
 			}
 			deployments = append(deployments, namespace(d.Namespace)+"/"+d.Name)
 			_, err = c.Kube.AppsV1().Deployments(namespace(d.Namespace)).Create(ctx, &d, metav1.CreateOptions{})
+		case "DaemonSet":
+			var ds appsv1.DaemonSet
+			if err := yaml.UnmarshalStrict(doc, &ds); err != nil {
+				return nil, fmt.Errorf("%s: %w", file, err)
+			}
+			_, err = c.Kube.AppsV1().DaemonSets(namespace(ds.Namespace)).Create(ctx, &ds, metav1.CreateOptions{})
 		case "PodDisruptionBudget":
 			var pdb policyv1.PodDisruptionBudget
 			if err := yaml.UnmarshalStrict(doc, &pdb); err != nil {
