@@ -2,6 +2,7 @@ package autoscaler_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -221,5 +222,36 @@ func TestNodeClaimThatNeverRegistersIsReplaced(t *testing.T) {
 	}
 	if err := h.CheckNoOrphans(); err != nil {
 		t.Fatalf("the timed-out nodeclaim's instance leaked: %v", err)
+	}
+}
+
+// TestIgnoredPodsAreToldWhy: pods whose node selectors Karpenter cannot honour get no node, and
+// hear why as Karpenter says it; a pod that wants no Karpenter node hears nothing. Both count as
+// ignored, not as unschedulable.
+func TestIgnoredPodsAreToldWhy(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default")
+	h.Deployment("pinned", 1, enginetest.Resources("1", ""), enginetest.WithNodeSelector(map[string]string{corev1.LabelHostname: "node-1"}))
+	h.Deployment("elsewhere", 1, enginetest.Resources("1", ""),
+		enginetest.WithNodeRequirements(corev1.NodeSelectorRequirement{Key: karpv1.NodePoolLabelKey, Operator: corev1.NodeSelectorOpDoesNotExist}))
+	h.Advance(time.Minute, time.Second)
+	if n := len(h.API.NodeClaims()); n != 0 {
+		t.Fatalf("%d nodeclaims for pods Karpenter ignores", n)
+	}
+	told := map[string]string{}
+	for _, e := range h.API.Events() {
+		if e.Reason == "FailedScheduling" {
+			told[strings.SplitN(e.Name, "-", 2)[0]] = e.Message
+		}
+	}
+	if msg := told["pinned"]; !strings.HasPrefix(msg, "Failed to schedule pod, ignoring pod, ") || !strings.Contains(msg, corev1.LabelHostname) {
+		t.Errorf("the pinned pod heard %q", msg)
+	}
+	if msg, ok := told["elsewhere"]; ok {
+		t.Errorf("the pod that wants no Karpenter node heard %q", msg)
+	}
+	ignored, unschedulable := h.measured.Of(journal.MeasureIgnoredPods), h.measured.Of(journal.MeasureUnschedulablePods)
+	if len(ignored) == 0 || ignored[len(ignored)-1].Value != 2 || unschedulable[len(unschedulable)-1].Value != 0 {
+		t.Errorf("measured ignored %+v, unschedulable %+v; want 2 ignored, none unschedulable", ignored, unschedulable)
 	}
 }

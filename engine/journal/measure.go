@@ -10,6 +10,9 @@ const (
 	MeasureSchedulingDecision Measure = "SchedulingDecision"
 	// MeasureUnschedulablePods is how many pods the latest solve of Controller could not place.
 	MeasureUnschedulablePods Measure = "UnschedulablePods"
+	// MeasureIgnoredPods is how many pending pods the latest provisioning pass ignored (their
+	// node selectors cannot be honoured).
+	MeasureIgnoredPods Measure = "IgnoredPods"
 	// MeasureEligibleNodes is how many nodes a disruption Method could consider in a pass.
 	MeasureEligibleNodes Measure = "EligibleNodes"
 	// MeasureEvaluation is how long a disruption Method took to evaluate in a pass (seconds).

@@ -32,7 +32,7 @@ type Sink struct {
 
 	nodeTermination *prometheus.SummaryVec
 
-	unschedulable, eligible, userData, queueDepth, unfinished *prometheus.GaugeVec
+	unschedulable, eligible, userData, queueDepth, unfinished, ignored *prometheus.GaugeVec
 
 	all []prometheus.Collector // every one of them
 }
@@ -111,6 +111,7 @@ func NewSink(reg prometheus.Registerer) *Sink {
 	s.queueDepth = gauge("karpenter_scheduler_queue_depth", "Pods waiting in the queue of a running scheduling simulation.", "controller", "scheduling_id")
 	s.unfinished = gauge("karpenter_scheduler_unfinished_work_seconds", "How long a running scheduling simulation has run, in seconds.",
 		"controller", "scheduling_id")
+	s.ignored = gauge("karpenter_scheduler_ignored_pods_count", "Pending pods the latest provisioning pass ignored: their node selectors cannot be honoured.")
 	s.unschedulable = gauge("karpenter_scheduler_unschedulable_pods_count", "Pods the latest scheduling simulation could not place, by controller.", "controller")
 	s.eligible = gauge("karpenter_voluntary_disruption_eligible_nodes", "Nodes the latest pass of a disruption method could consider, by reason.", "reason")
 	reg.MustRegister(s)
@@ -160,6 +161,8 @@ func (s *Sink) Measure(m journal.Measurement) {
 		s.decision.WithLabelValues().Observe(m.Value)
 	case journal.MeasureUnschedulablePods:
 		s.unschedulable.WithLabelValues(m.Controller).Set(m.Value)
+	case journal.MeasureIgnoredPods:
+		s.ignored.WithLabelValues().Set(m.Value)
 	case journal.MeasureEligibleNodes:
 		s.eligible.WithLabelValues(disruptionReason(m.Method)).Set(m.Value)
 	case journal.MeasureEvaluation:

@@ -212,6 +212,9 @@ func TestMeasuresAsKarpenterDoes(t *testing.T) {
 			{Measure: journal.MeasureUnschedulablePods, Controller: "provisioner", Value: 4},
 			{Measure: journal.MeasureUnschedulablePods, Controller: "provisioner", Value: 1},
 		}, map[string]float64{"controller=provisioner": 1}},
+		{"karpenter_scheduler_ignored_pods_count", []journal.Measurement{
+			{Measure: journal.MeasureIgnoredPods, Value: 3}, {Measure: journal.MeasureIgnoredPods, Value: 1},
+		}, map[string]float64{"": 1}},
 		// Multi- and single-node consolidation share Karpenter's reason, underutilized.
 		{"karpenter_voluntary_disruption_eligible_nodes", []journal.Measurement{
 			{Measure: journal.MeasureEligibleNodes, Method: "Emptiness", Value: 3},

@@ -174,13 +174,24 @@ func (p *Provisioner) measure(results *scheduling.Results, now time.Time) {
 	for _, n := range results.ExistingNodes {
 		placed = append(placed, n.Pods...)
 	}
+	ignored := 0
 	for _, pe := range results.Unschedulable {
 		failed = append(failed, pe.Pod)
+		if ignoredPod(pe) {
+			ignored++
+		}
 	}
 	for _, d := range p.cluster.DecidePods(placed, failed, now) {
 		p.journal.Measure(journal.Measurement{Measure: journal.MeasureSchedulingDecision, Value: d.Seconds()})
 	}
-	p.journal.Measure(journal.Measurement{Measure: journal.MeasureUnschedulablePods, Controller: "provisioner", Value: float64(len(failed))})
+	// As Karpenter counts them: the ignored pods apart, never given to the solve.
+	p.journal.Measure(journal.Measurement{Measure: journal.MeasureUnschedulablePods, Controller: "provisioner", Value: float64(len(failed) - ignored)})
+	p.journal.Measure(journal.Measurement{Measure: journal.MeasureIgnoredPods, Value: float64(ignored)})
+}
+
+// ignoredPod reports whether the solve ignored the pod, as Karpenter's provisioner does.
+func ignoredPod(pe *scheduling.PodError) bool {
+	return len(pe.Reasons) == 1 && (pe.Reasons[0].Code == scheduling.ReasonIgnored || pe.Reasons[0].Code == scheduling.ReasonNotForKarpenter)
 }
 
 // nominate keeps the existing nodes and in-flight NodeClaims the solve placed pods on from being
@@ -229,9 +240,13 @@ func (p *Provisioner) reportUnschedulable(results *scheduling.Results, now time.
 			}
 		}
 		msg := "Failed to schedule pod, " + strings.Join(parts, "; ")
-		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "FailedScheduling",
-			Pods: []string{pe.Pod.Namespace + "/" + pe.Pod.Name}, Message: msg, DryRun: p.exec.DryRun(),
-			Events: []journal.Event{{Object: pe.Pod, Type: corev1.EventTypeWarning, Reason: "FailedScheduling", Message: msg}}})
+		e := journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "FailedScheduling",
+			Pods: []string{pe.Pod.Namespace + "/" + pe.Pod.Name}, Message: msg, DryRun: p.exec.DryRun()}
+		// A pod that wants no Karpenter node hears nothing from Karpenter either.
+		if len(pe.Reasons) == 0 || pe.Reasons[0].Code != scheduling.ReasonNotForKarpenter {
+			e.Events = []journal.Event{{Object: pe.Pod, Type: corev1.EventTypeWarning, Reason: "FailedScheduling", Message: msg}}
+		}
+		p.journal.Record(e)
 	}
 }
 

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -28,6 +29,15 @@ const (
 
 // explain says, per NodePool, why a pod cannot go to a new NodeClaim from it now.
 func (s *scheduler) explain(p *podData, timedOut bool) []Reason {
+	if err, ok := s.ignored[p]; ok {
+		code := ReasonIgnored
+		if errors.Is(err, errNotForKarpenter) {
+			code = ReasonNotForKarpenter
+		}
+		// Karpenter's words, which its FailedScheduling event carries.
+		return []Reason{{Code: code, Message: "ignoring pod, " + err.Error(),
+			Hint: "use well-known labels or your own, not kubernetes.io/hostname nor the karpenter.sh and karpenter.k8s.aws domains"}}
+	}
 	if msg, bad := s.failed[p]; bad {
 		return []Reason{{Code: ReasonInvalidPod, Message: "the pod's spec cannot be evaluated: " + msg,
 			Hint: "fix the pod's selector"}}

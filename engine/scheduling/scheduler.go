@@ -39,6 +39,8 @@ type scheduler struct {
 	seed      maphash.Seed
 	hostSeq   int
 	failed    map[*podData]string // pods that could not be set up, with why
+	// ignored are the pods Karpenter's provisioner ignores (also failed), with why.
+	ignored map[*podData]error
 	// preferNoSchedule is set when some NodePool or node has a PreferNoSchedule taint.
 	preferNoSchedule bool
 }
@@ -197,7 +199,7 @@ func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode) *Results {
 
 func newScheduler(p *Prepared, nodes []ExistingNode) *scheduler {
 	s := &scheduler{prep: p, in: p.in, nodes: nodes, space: p.space, templates: p.templates, topo: newTopology(),
-		rejects: map[uint64]*rejectCache{}, seed: maphash.MakeSeed(), failed: map[*podData]string{},
+		rejects: map[uint64]*rejectCache{}, seed: maphash.MakeSeed(), failed: map[*podData]string{}, ignored: map[*podData]error{},
 		wellKnown: p.wellKnown, preferNoSchedule: p.preferNoSchedule, domainReqs: make([][]*requirements.Requirement, len(p.templates))}
 	s.topo.wellKnown = s.wellKnown
 	for _, t := range s.templates {
@@ -237,6 +239,11 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 		requests := podRequests(p)
 		d := newPodData(p, s.space.vec(requests), s.in.Options.PreferencePolicy == PreferencesIgnore)
 		pods = append(pods, d)
+		if err := ignoredBecause(p); err != nil {
+			s.ignored[d] = err
+			s.failed[d] = err.Error()
+			continue
+		}
 		if missing := s.space.missing(requests); len(missing) > 0 {
 			s.failed[d] = fmt.Sprintf("it requests %s, which no instance type or node offers", strings.Join(missing, ", "))
 		}

@@ -617,3 +617,48 @@ func TestSolveReportsProgress(t *testing.T) {
 		t.Errorf("queue depths %v, done %d times; want [100 36], once", queued, done)
 	}
 }
+
+// TestIgnoredPods: the pods Karpenter's provisioner ignores are planned for by nobody, and say
+// why in Karpenter's words; the others are planned as usual.
+func TestIgnoredPods(t *testing.T) {
+	matchFields := func(p *corev1.Pod) {
+		p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+			NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchFields: []corev1.NodeSelectorRequirement{{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{"n"}}}}}}}}
+	}
+	expr := func(key string, op corev1.NodeSelectorOperator, values ...string) podOption {
+		return withRequiredNodeAffinityTerms([]corev1.NodeSelectorRequirement{{Key: key, Operator: op, Values: values}})
+	}
+	for _, tc := range []struct {
+		name     string
+		opt      podOption
+		code     string // "" when the pod is planned
+		contains string
+	}{
+		{"a hostname", withNodeSelector(corev1.LabelHostname, "node-1"), ReasonIgnored, "kubernetes.io/hostname"},
+		{"a karpenter.sh label", withNodeSelector("karpenter.sh/team", "a"), ReasonIgnored, "karpenter.sh"},
+		{"matchFields", matchFields, ReasonIgnored, "matchFields is not supported"},
+		{"a value no label can have", expr("team", corev1.NodeSelectorOpIn, "a b"), ReasonIgnored, "not a label value"},
+		{"no karpenter node wanted", expr(karpv1.NodePoolLabelKey, corev1.NodeSelectorOpDoesNotExist), ReasonNotForKarpenter,
+			"configured to not run on a Karpenter provisioned node"},
+		{"a well-known label", withNodeSelector(corev1.LabelArchStable, "amd64"), "", ""},
+		{"a deprecated one, normalized", withNodeSelector("beta.kubernetes.io/arch", "amd64"), "", ""},
+		{"the nodepool label", withNodeSelector(karpv1.NodePoolLabelKey, "default"), "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(5))}, Pods: []*corev1.Pod{pod("p", "1", "", tc.opt)},
+				WellKnownLabels: karpv1.WellKnownLabels().UnsortedList()})
+			if tc.code == "" {
+				if len(r.NewNodeClaims) != 1 {
+					t.Fatalf("not planned: %+v", r.Unschedulable)
+				}
+				return
+			}
+			if len(r.NewNodeClaims) != 0 || len(r.Unschedulable) != 1 {
+				t.Fatalf("%d nodeclaims, %d unschedulable; want the pod ignored", len(r.NewNodeClaims), len(r.Unschedulable))
+			}
+			if reason := r.Unschedulable[0].Reasons[0]; reason.Code != tc.code || !strings.HasPrefix(reason.Message, "ignoring pod, ") || !strings.Contains(reason.Message, tc.contains) {
+				t.Errorf("reason %+v, want %s saying %q", reason, tc.code, tc.contains)
+			}
+		})
+	}
+}
