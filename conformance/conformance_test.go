@@ -273,8 +273,8 @@ func (c *cluster) price() float64 {
 }
 
 // TestSameWorkloadBothControllers runs each scenario under Karpenter, then under nodepilot on a
-// fresh cluster: the same number of nodes, and nodepilot's first instance type is Karpenter's or
-// a cheaper one Karpenter's options also held.
+// fresh cluster: the same number of nodes, of the same instance types, or of types Karpenter's
+// NodeClaims also allowed, for no more.
 func TestSameWorkloadBothControllers(t *testing.T) {
 	type outcome struct {
 		f       fleet
@@ -306,10 +306,25 @@ func TestSameWorkloadBothControllers(t *testing.T) {
 			if len(karp.f.claims) != len(ours.f.claims) {
 				t.Errorf("karpenter launched %d nodes, nodepilot %d", len(karp.f.claims), len(ours.f.claims))
 			}
-			k, o := karp.f.claims[0], ours.f.claims[0]
-			if o.instanceType != k.instanceType && (!slices.Contains(k.options, o.instanceType) || ours.price > karp.price) {
-				t.Errorf("nodepilot launched %s ($%.4f/h), karpenter %s ($%.4f/h) with options %v: want the same, or a cheaper one of those options",
-					o.instanceType, ours.price, k.instanceType, karp.price, k.options)
+			// The same types, or types Karpenter's NodeClaims also allowed at no more cost.
+			var kTypes, oTypes, options []string
+			for _, nc := range karp.f.claims {
+				kTypes, options = append(kTypes, nc.instanceType), append(options, nc.options...)
+			}
+			for _, nc := range ours.f.claims {
+				oTypes = append(oTypes, nc.instanceType)
+			}
+			slices.Sort(kTypes)
+			slices.Sort(oTypes)
+			if !slices.Equal(kTypes, oTypes) {
+				for _, it := range oTypes {
+					if !slices.Contains(options, it) {
+						t.Errorf("nodepilot launched %s, which none of karpenter's nodeclaims allowed", it)
+					}
+				}
+				if ours.price > karp.price {
+					t.Errorf("nodepilot launched %v for $%.4f/h, karpenter %v for $%.4f/h", oTypes, ours.price, kTypes, karp.price)
+				}
 			}
 		})
 	}
