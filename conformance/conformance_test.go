@@ -47,7 +47,7 @@ var scenarios = []scenario{
 }
 
 // manifests gathers the scenario's files into one folder, in the order of its folders.
-func (s scenario) manifests(t *testing.T) fs.FS {
+func (s scenario) manifests(t testing.TB) fs.FS {
 	t.Helper()
 	out := fstest.MapFS{}
 	for i, dir := range s.dirs {
@@ -69,13 +69,13 @@ func (s scenario) manifests(t *testing.T) fs.FS {
 // cluster is a local control plane and AWS emulator with a scenario's manifests applied, no
 // controller running, and nodepilot watching read-only (its cluster state is the test's view).
 type cluster struct {
-	t        *testing.T
+	t        testing.TB
 	ctx      context.Context
 	env      *demo.Environment
 	scenario scenario
 }
 
-func start(t *testing.T, timeout time.Duration, s scenario) *cluster {
+func start(t testing.TB, timeout time.Duration, s scenario) *cluster {
 	t.Helper()
 	if _, err := localcluster.KarpenterBinary(); err != nil {
 		t.Fatal(err) // the tier needs the real controller: missing, it fails and says how to build it
@@ -108,7 +108,7 @@ func (c *cluster) karpenter() (stop func()) {
 		c.t.Fatal(err)
 	}
 	return func() {
-		if err := c.env.Cluster.StopKarpenter(k); err != nil {
+		if err := c.env.Cluster.StopController(k); err != nil {
 			c.t.Errorf("stopping karpenter: %v", err)
 		}
 	}

@@ -94,7 +94,7 @@ type Environment struct {
 	// (AWS_ENDPOINT_URL, the region, credentials, the cluster's name and queue).
 	AWSSettings string
 	// Karpenter is the Karpenter controller the demo runs, once Run has started it.
-	Karpenter *localcluster.Karpenter
+	Karpenter *localcluster.Controller
 	// Deployments are the demo's Deployments ("namespace/name"), which the console scales.
 	Deployments []string
 	// clients are the demo's own, for its setup and its story (scaling, lifting a budget):
@@ -197,8 +197,8 @@ func (e *Environment) AppOptions(live bool) app.Options {
 
 // KarpenterOptions point Karpenter at the demo's cluster and emulator, with the demo's
 // settings: a spot node may be replaced by a cheaper spot node, as nodepilot's demo does.
-func (e *Environment) KarpenterOptions() localcluster.KarpenterOptions {
-	return localcluster.KarpenterOptions{ClusterName: ClusterName, ClusterEndpoint: e.Cluster.RESTConfig().Host,
+func (e *Environment) KarpenterOptions() localcluster.ControllerOptions {
+	return localcluster.ControllerOptions{ClusterName: ClusterName, ClusterEndpoint: e.Cluster.RESTConfig().Host,
 		AWSEndpoint: e.Emulator.Endpoint(), Region: e.Emulator.Region(), InterruptionQueue: e.Emulator.QueueName(),
 		FeatureGates: "SpotToSpotConsolidation=true"}
 }

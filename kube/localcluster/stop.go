@@ -22,8 +22,8 @@ func (c *Cluster) stop() error {
 	c.stopped = true
 	procs := c.procs
 	c.mu.Unlock()
-	// Karpenter first: it is a client of the API server, like the first stage.
-	stages := [][]string{{karpenterName}, {kwokName, controllerName, schedulerName}, {apiserverName}, {etcdName}}
+	// The autoscalers first: clients of the API server, like the next stage.
+	stages := [][]string{{karpenterName, nodepilotName}, {kwokName, controllerName, schedulerName}, {apiserverName}, {etcdName}}
 	var errs []error
 	for _, names := range stages {
 		var ps []*process

@@ -1,0 +1,120 @@
+package conformance
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/demo"
+	"github.com/nodepilot/nodepilot/engine/pods"
+	"github.com/nodepilot/nodepilot/kube/localcluster"
+)
+
+// BenchmarkThousandPods runs 1,000 pending pods of mixed shapes under each controller, each its
+// own process on a fresh cluster (nodepilot's controller built from this tree): the time from its
+// start to the last pod running, the fleet's $/h, the AWS calls made meanwhile (the watching
+// console's few included), and the controller's CPU seconds and peak RSS.
+func BenchmarkThousandPods(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "nodepilot")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/nodepilot/nodepilot").CombinedOutput(); err != nil {
+		b.Fatalf("building nodepilot: %v\n%s", err, out)
+	}
+	s := scenario{"thousand", []string{"common", "thousand"}, 1000}
+	for _, controller := range []string{demo.ControllerKarpenter, demo.ControllerNodepilot} {
+		b.Run(controller, func(b *testing.B) {
+			for range b.N {
+				c := start(b, 12*time.Minute, s)
+				before := totalCalls(c)
+				begin := time.Now()
+				var k *localcluster.Controller
+				var err error
+				if controller == demo.ControllerKarpenter {
+					k, err = c.env.Cluster.StartKarpenter(c.ctx, c.env.KarpenterOptions())
+				} else {
+					k, err = c.env.Cluster.StartNodepilot(c.ctx, bin, c.env.KarpenterOptions())
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				c.waitRunning(10*time.Minute, s.pods)
+				elapsed := time.Since(begin)
+				cpu, rss := usage(b, k.PID())
+				b.ReportMetric(elapsed.Seconds(), "s-to-running")
+				b.ReportMetric(c.price(), "$/h")
+				b.ReportMetric(float64(totalCalls(c)-before), "aws-calls")
+				b.ReportMetric(cpu, "cpu-s")
+				b.ReportMetric(rss, "peak-rss-MiB")
+				b.ReportMetric(float64(len(c.env.App.Cluster.Snapshot().NodeClaims)), "nodes")
+				if err := c.env.Cluster.StopController(k); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	}
+}
+
+// waitRunning waits, reading the watching console's state only, until want pods run and none
+// waits.
+func (c *cluster) waitRunning(timeout time.Duration, want int) {
+	c.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		running, pending := 0, 0
+		for _, p := range c.env.App.Cluster.Snapshot().Pods {
+			switch {
+			case p.DeletionTimestamp != nil || pods.IsOwnedByDaemonSet(p):
+			case p.Status.Phase == corev1.PodPending:
+				pending++
+			case p.Status.Phase == corev1.PodRunning:
+				running++
+			}
+		}
+		if running == want && pending == 0 {
+			return
+		}
+		if time.Now().After(deadline) || c.ctx.Err() != nil {
+			c.t.Fatalf("%d pods running, %d pending after %s, want %d running (logs in %s)", running, pending, timeout, want, c.env.Cluster.Dir)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+func totalCalls(c *cluster) int {
+	n := 0
+	for _, v := range c.env.Emulator.CallCounts() {
+		n += v
+	}
+	return n
+}
+
+// usage reads a process's CPU seconds (user and system, clock ticks of 1/100 s) and peak
+// resident memory in MiB from /proc.
+func usage(b *testing.B, pid int) (cpu, rssMiB float64) {
+	b.Helper()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	utime, _ := strconv.ParseFloat(fields[11], 64)
+	stime, _ := strconv.ParseFloat(fields[12], 64)
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			rssMiB = kb / 1024
+		}
+	}
+	return (utime + stime) / 100, rssMiB
+}
