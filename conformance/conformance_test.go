@@ -23,6 +23,7 @@ import (
 	"github.com/nodepilot/nodepilot/app"
 	"github.com/nodepilot/nodepilot/aws/emulator"
 	"github.com/nodepilot/nodepilot/demo"
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
@@ -73,6 +74,8 @@ type cluster struct {
 	ctx      context.Context
 	env      *demo.Environment
 	scenario scenario
+	// live is the nodepilot the test runs, whose journal says what it did.
+	live *app.App
 }
 
 func start(t testing.TB, timeout time.Duration, s scenario) *cluster {
@@ -121,6 +124,7 @@ func (c *cluster) nodepilot() (stop func()) {
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	c.live = a
 	ctx, cancel := context.WithCancel(c.ctx)
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx) }()
@@ -356,11 +360,19 @@ func handOver(t *testing.T, first, second string) {
 		"instances ever launched":  before.launched == after.launched,
 	} {
 		if !same {
-			t.Errorf("%s changed when %s took over from %s:\nbefore %+v\nafter  %+v", what, second, first, before, after)
+			t.Errorf("%s changed when %s took over from %s: before %v on %v, after %v on %v", what, second, first,
+				before.names(), before.instances, after.names(), after.instances)
 		}
 	}
 	if err := settled(after); err != nil {
 		t.Errorf("after the hand-over: %v", err)
+	}
+	if t.Failed() && c.live != nil {
+		for _, e := range c.live.Journal.Entries(0) {
+			if e.Kind != journal.KindAction {
+				t.Logf("nodepilot journal: %s %s %s: %s", e.Kind, e.Method, e.Reason, e.Message)
+			}
+		}
 	}
 
 	if _, err := c.env.Clients().NodePools.Patch(c.ctx, "default", []byte(`{"spec":{"template":{"metadata":{"labels":{"conformance/revision":"2"}}}}}`), false); err != nil {
