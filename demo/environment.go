@@ -93,8 +93,6 @@ type Environment struct {
 	// AWSSettings is the file beside Kubeconfig that points a process at the emulator
 	// (AWS_ENDPOINT_URL, the region, credentials, the cluster's name and queue).
 	AWSSettings string
-	// Karpenter is the Karpenter controller the demo runs, once Run has started it.
-	Karpenter *localcluster.Controller
 	// Deployments are the demo's Deployments ("namespace/name"), which the console scales.
 	Deployments []string
 	// clients are the demo's own, for its setup and its story (scaling, lifting a budget):
@@ -209,11 +207,10 @@ func (e *Environment) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if e.opts.Controller == ControllerKarpenter {
-		k, err := e.Cluster.StartKarpenter(ctx, e.KarpenterOptions())
-		if err != nil {
+		// It stops with the cluster (Close).
+		if _, err := e.Cluster.StartKarpenter(ctx, e.KarpenterOptions()); err != nil {
 			return err
 		}
-		e.Karpenter = k
 	}
 	registered := make(chan error, 1)
 	go func() { registered <- e.Cluster.RegisterNodes(ctx, e.instances, e.opts.JoinDelay) }()

@@ -49,24 +49,17 @@ type ControllerOptions struct {
 	InterruptionQueue string
 	// FeatureGates are Karpenter's (FEATURE_GATES), as "Name=true,..."; nodepilot has none.
 	FeatureGates string
-	// Env are more settings, as NAME=value.
-	Env []string
 }
 
 // Controller is a node autoscaler the cluster runs as one of its processes.
 type Controller struct {
 	// MetricsURL serves its Prometheus metrics.
 	MetricsURL string
-	// Log is its log file.
-	Log string
-	p   *process
+	p          *process
 }
 
 // PID is its process id.
 func (k *Controller) PID() int { return k.p.pid() }
-
-// Exited reports how the controller exited, or nil while it runs.
-func (k *Controller) Exited() error { return k.p.exitError() }
 
 // awsEnv points a controller's AWS SDK at opts' endpoint.
 func awsEnv(opts ControllerOptions) []string {
@@ -94,7 +87,7 @@ func (c *Cluster) startController(ctx context.Context, name, bin string, args, e
 	if err != nil {
 		return nil, err
 	}
-	k := &Controller{MetricsURL: loopback("http", ports[0]) + "/metrics", Log: p.logPath, p: p}
+	k := &Controller{MetricsURL: loopback("http", ports[0]) + "/metrics", p: p}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	probes := newProbeClient()
@@ -133,7 +126,7 @@ func (c *Cluster) StartKarpenter(ctx context.Context, opts ControllerOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	env := append(append([]string{
+	env := append([]string{
 		"KUBECONFIG=" + c.Kubeconfig,
 		"CLUSTER_NAME=" + opts.ClusterName,
 		"CLUSTER_ENDPOINT=" + opts.ClusterEndpoint,
@@ -143,7 +136,7 @@ func (c *Cluster) StartKarpenter(ctx context.Context, opts ControllerOptions) (*
 		"HEALTH_PROBE_PORT=" + strconv.Itoa(ports[1]),
 		"FEATURE_GATES=" + opts.FeatureGates,
 		"LOG_LEVEL=debug",
-	}, awsEnv(opts)...), opts.Env...)
+	}, awsEnv(opts)...)
 	return c.startController(ctx, karpenterName, bin, nil, env, ports)
 }
 
@@ -157,5 +150,5 @@ func (c *Cluster) StartNodepilot(ctx context.Context, bin string, opts Controlle
 	}
 	args := []string{"controller", "--kubeconfig", c.Kubeconfig, "--cluster-name", opts.ClusterName, "--interruption-queue", opts.InterruptionQueue,
 		"--leader-elect=false", "--metrics-addr", "127.0.0.1:" + strconv.Itoa(ports[0]), "--health-addr", "127.0.0.1:" + strconv.Itoa(ports[1])}
-	return c.startController(ctx, nodepilotName, bin, args, append(awsEnv(opts), opts.Env...), ports)
+	return c.startController(ctx, nodepilotName, bin, args, awsEnv(opts), ports)
 }
