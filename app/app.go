@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -293,25 +294,24 @@ func (a *App) Run(ctx context.Context) error {
 // then every 30 seconds, when no autoscaler does (read-only, or watching another controller):
 // the console and the metrics price nodes with them. It only reads from AWS.
 func (a *App) watchInstanceTypes(ctx context.Context) {
+	// Changes only wake it until the state syncs; the ticker does after that.
 	changes := a.Cluster.Subscribe()
 	tick := a.opts.Clock.NewTicker(30 * time.Second)
 	defer tick.Stop()
-	built := false
 	for {
-		if snap := a.Cluster.Snapshot(); snap.Synced && !built {
+		if snap := a.Cluster.Snapshot(); snap.Synced {
+			changes = nil
 			for _, np := range snap.NodePools {
 				if _, err := a.Provider.InstanceTypes(ctx, np); err != nil && ctx.Err() == nil {
 					a.opts.Logger.Debug("building a nodepool's instance types", "nodepool", np.Name, "error", err)
 				}
 			}
-			built = true
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-changes: // until the first build, which waits for the sync
+		case <-changes:
 		case <-tick.C():
-			built = false
 		}
 	}
 }
@@ -326,16 +326,9 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 	told := map[string]map[string]string{} // per EC2NodeClass and condition, what was journaled of it
 	for {
 		snap := a.Cluster.Snapshot()
-		for name := range waiting {
-			if snap.NodeClass(name) == nil {
-				delete(waiting, name) // released and gone
-			}
-		}
-		for name := range told {
-			if snap.NodeClass(name) == nil {
-				delete(told, name)
-			}
-		}
+		// What was said of EC2NodeClasses released and gone is forgotten.
+		maps.DeleteFunc(waiting, func(name, _ string) bool { return snap.NodeClass(name) == nil })
+		maps.DeleteFunc(told, func(name string, _ map[string]string) bool { return snap.NodeClass(name) == nil })
 		for _, nc := range snap.NodeClasses {
 			if a.terminateNodeClass(ctx, snap, nc, waiting) {
 				continue // being deleted: its status no longer matters

@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"fmt"
-	"strconv"
 )
 
 type runInstancesResponse struct {
@@ -56,9 +55,10 @@ func (e *Emulator) runInstances(q query) (any, error) {
 	}
 	out := &runInstancesResponse{OwnerID: e.cfg.AccountID}
 	r := &fleetRequest{tags: map[string]map[string]string{}, token: q.str("ClientToken")}
+	var code, msg string
 	for range maxCount {
-		if code, _ := e.launchCheck(c, capacityType); code != "" {
-			break // MinCount launched at least: the first check passed, and addresses are the only thing that runs out
+		if code, msg = e.launchCheck(c, capacityType); code != "" {
+			break // the first check passed: what runs out is addresses, or injected capacity
 		}
 		inst := e.launch(c, capacityType, r, "")
 		if out.ReservationID == "" {
@@ -68,10 +68,11 @@ func (e *Emulator) runInstances(q query) (any, error) {
 		out.Instances = append(out.Instances, e.instanceXML(inst))
 	}
 	if len(out.Instances) < minCount {
+		// At least MinCount or nothing: what was launched goes again.
 		for _, x := range out.Instances {
 			e.beginShutdown(e.instances[x.InstanceID], e.now(), reasonUserShutdown)
 		}
-		return nil, newError(0, "InsufficientFreeAddressesInSubnet", "There are not enough free addresses in subnet '"+c.override.SubnetID+"' to satisfy the requested number of instances ("+strconv.Itoa(minCount)+").")
+		return nil, newError(0, code, msg)
 	}
 	return out, nil
 }

@@ -69,6 +69,23 @@ func TestRunInstances(t *testing.T) {
 	if n := len(w.e.Instances()); n != 2 {
 		t.Errorf("%d instances after the refused requests, want the 2 launched", n)
 	}
+	// At least MinCount or nothing: with one address left, two instances cannot run.
+	if err := w.e.SetFreeAddresses(w.subnets[0].ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(&ec2.RunInstancesInput{InstanceType: types.InstanceTypeM5Large, MinCount: aws.Int32(2), MaxCount: aws.Int32(2),
+		SubnetId: aws.String(w.subnets[0].ID)}); apiCode(err) != "InsufficientFreeAddressesInSubnet" {
+		t.Errorf("two instances in a subnet with one address: %v, want InsufficientFreeAddressesInSubnet", err)
+	}
+	live := 0
+	for _, inst := range w.e.Instances() {
+		if inst.State == StateRunning || inst.State == StatePending {
+			live++
+		}
+	}
+	if live != 2 {
+		t.Errorf("%d instances live after a refused MinCount, want the 2 from before", live)
+	}
 }
 
 // TestDescribeInstanceStatus: running instances report passing checks; one impaired reports

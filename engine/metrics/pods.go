@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,16 +98,9 @@ func (g *podGauges) collect(ch chan<- prometheus.Metric, snap *state.Snapshot, s
 		g.started(p, s.Placed, since)
 		g.bind(p, s.Placed, scheduledAt, scheduled, since)
 	}
-	for key := range g.pending {
-		if !present[key] {
-			delete(g.pending, key)
-		}
-	}
-	for key := range g.unscheduled {
-		if !present[key] {
-			delete(g.unscheduled, key)
-		}
-	}
+	gone := func(key types.NamespacedName, _ bool) bool { return !present[key] }
+	maps.DeleteFunc(g.pending, gone)
+	maps.DeleteFunc(g.unscheduled, gone)
 	for _, m := range []prometheus.Collector{g.bound, g.provisioningBound, g.provisioningStartup, g.startup} {
 		m.Collect(ch)
 	}
@@ -132,7 +126,7 @@ func (g *podGauges) started(p *corev1.Pod, placed time.Time, since func(*prometh
 			g.provisioningStartup.Observe(readyAt.Sub(placed).Seconds())
 		}
 		delete(g.pending, key)
-	case p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed:
+	case pods.IsTerminal(p):
 		delete(g.pending, key)
 	default: // running, not ready yet
 		since(g.unstarted, p.CreationTimestamp.Time)

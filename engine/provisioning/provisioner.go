@@ -177,7 +177,7 @@ func (p *Provisioner) measure(results *scheduling.Results, now time.Time) {
 	ignored := 0
 	for _, pe := range results.Unschedulable {
 		failed = append(failed, pe.Pod)
-		if ignoredPod(pe) {
+		if pe.Ignored() {
 			ignored++
 		}
 	}
@@ -187,11 +187,6 @@ func (p *Provisioner) measure(results *scheduling.Results, now time.Time) {
 	// As Karpenter counts them: the ignored pods apart, never given to the solve.
 	p.journal.Measure(journal.Measurement{Measure: journal.MeasureUnschedulablePods, Controller: "provisioner", Value: float64(len(failed) - ignored)})
 	p.journal.Measure(journal.Measurement{Measure: journal.MeasureIgnoredPods, Value: float64(ignored)})
-}
-
-// ignoredPod reports whether the solve ignored the pod, as Karpenter's provisioner does.
-func ignoredPod(pe *scheduling.PodError) bool {
-	return len(pe.Reasons) == 1 && (pe.Reasons[0].Code == scheduling.ReasonIgnored || pe.Reasons[0].Code == scheduling.ReasonNotForKarpenter)
 }
 
 // nominate keeps the existing nodes and in-flight NodeClaims the solve placed pods on from being

@@ -53,6 +53,12 @@ type PodError struct {
 	Reasons []Reason
 }
 
+// Ignored reports whether the solve ignored the pod, as Karpenter's provisioner does: it planned
+// nothing for it (ReasonIgnored, ReasonNotForKarpenter).
+func (e *PodError) Ignored() bool {
+	return len(e.Reasons) == 1 && (e.Reasons[0].Code == ReasonIgnored || e.Reasons[0].Code == ReasonNotForKarpenter)
+}
+
 // Reason explains why one NodePool cannot take a pod.
 type Reason struct {
 	NodePool string
