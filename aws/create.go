@@ -3,7 +3,6 @@ package aws
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"maps"
@@ -151,9 +150,6 @@ func (p *Provider) templatesFor(ctx context.Context, nodeClaim *karpv1.NodeClaim
 	if err != nil {
 		return nil, nil, fmt.Errorf("ec2nodeclass %q: %w", nc.Name, err)
 	}
-	if raw, err := base64.StdEncoding.DecodeString(data); err == nil {
-		p.opts.Measure(journal.Measurement{Measure: journal.MeasureUserDataBytes, NodeClass: nc.Name, Value: float64(len(raw))})
-	}
 	devices := nc.Spec.BlockDeviceMappings
 	if len(devices) == 0 {
 		devices = defaultBlockDevices(family)
@@ -179,6 +175,7 @@ func (p *Provider) templatesFor(ctx context.Context, nodeClaim *karpv1.NodeClaim
 			AssociatePublicIP:  nc.Spec.AssociatePublicIPAddress,
 			DetailedMonitoring: nc.Spec.DetailedMonitoring != nil && *nc.Spec.DetailedMonitoring,
 			Tags:               p.resourceTags(nc),
+			NodeClass:          nc.Name,
 		}
 		if tenancyOf(nodeClaim) == instancetype.TenancyDedicated {
 			cfg.Tenancy = instancetype.TenancyDedicated

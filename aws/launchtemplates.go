@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
+	"github.com/nodepilot/nodepilot/engine/journal"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
@@ -38,6 +40,8 @@ type launchConfig struct {
 	ConnectionTracking   *awsv1.ConnectionTracking `json:",omitempty"`
 	NetworkInterfaces    []*awsv1.NetworkInterface `json:",omitempty"`
 	NestedVirtualization string                    `json:",omitempty"`
+	// NodeClass names the EC2NodeClass, for its metrics; it is not part of the template.
+	NodeClass string `json:"-"`
 }
 
 // launchTemplatePrefix starts the name of every launch template the provider creates.
@@ -71,6 +75,10 @@ func (p *Provider) launchTemplate(ctx context.Context, cfg *launchConfig) (strin
 	})
 	if err != nil && errorCode(err) != "InvalidLaunchTemplateName.AlreadyExistsException" {
 		return "", fmt.Errorf("ec2 CreateLaunchTemplate %q (image %s): %w", name, cfg.ImageID, err)
+	}
+	// As Karpenter, the user data's size is measured when a template is made with it.
+	if raw, err := base64.StdEncoding.DecodeString(cfg.UserData); err == nil {
+		p.opts.Measure(journal.Measurement{Measure: journal.MeasureUserDataBytes, NodeClass: cfg.NodeClass, Value: float64(len(raw))})
 	}
 	p.templateCache.set(name, struct{}{})
 	return name, nil
