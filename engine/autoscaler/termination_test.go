@@ -337,3 +337,40 @@ func TestTerminationWaitsForVolumesToDetach(t *testing.T) {
 		})
 	}
 }
+
+// TestStaleDisruptedTaintsInADryRun: a dry run that starts beside stale disrupted taints says it
+// would remove each of them, changes none, and goes on past the first.
+func TestStaleDisruptedTaintsInADryRun(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Hour))
+	h.Deployment("web", 2, enginetest.Resources("1", ""), enginetest.OnePerNode())
+	h.Advance(time.Minute, time.Second)
+	h.stop()
+	nodes := h.managedNodes()
+	if len(nodes) != 2 {
+		t.Fatalf("%d nodes, want 2", len(nodes))
+	}
+	for _, sn := range nodes {
+		if _, err := h.API.UpdateNode(t.Context(), sn.Name(), func(n *corev1.Node) error {
+			n.Spec.Taints = append(n.Spec.Taints, karpv1.DisruptedNoScheduleTaint())
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.start(dryRun)
+	h.Step(time.Second)
+	disrupted := karpv1.DisruptedNoScheduleTaint()
+	would := 0
+	for _, e := range h.entries(journal.KindAction) {
+		if e.DryRun && strings.Contains(e.Message, "remove taint "+disrupted.ToString()) {
+			would++
+		}
+	}
+	if would != 2 {
+		t.Errorf("%d would-remove entries, want one per stale taint (2)", would)
+	}
+	if err := h.CheckNoDisruptedTaints(); err == nil {
+		t.Error("a dry run removed the stale taints")
+	}
+}

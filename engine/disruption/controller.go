@@ -480,15 +480,18 @@ func (c *Controller) removeStale(ctx context.Context, snap *state.Snapshot) erro
 		if (sn.NodeClaim != nil && sn.NodeClaim.DeletionTimestamp != nil) || (sn.Node != nil && sn.Node.DeletionTimestamp != nil) {
 			continue
 		}
+		// In a dry run each write is journaled as it would be, and the pass goes on to the next.
 		if sn.NodeClaim != nil && meta.FindStatusCondition(sn.NodeClaim.Status.Conditions, karpv1.ConditionTypeDisruptionReason) != nil {
-			if err := c.setDisruptionReason(ctx, sn.NodeClaim.Name, "", now); err != nil && !apierrors.IsNotFound(err) {
+			if err := c.setDisruptionReason(ctx, sn.NodeClaim.Name, "", now); err != nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
 				return err
 			}
 		}
 		if sn.Node == nil || !slices.ContainsFunc(sn.Node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&disrupted) }) {
 			continue
 		}
-		if err := c.setDisruptedTaint(ctx, sn.Node.Name, false); err != nil && !apierrors.IsNotFound(err) {
+		if err := c.setDisruptedTaint(ctx, sn.Node.Name, false); executor.NotPerformed(err) {
+			continue
+		} else if err != nil && !apierrors.IsNotFound(err) {
 			return err
 		}
 		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Reason: "StaleTaintRemoved", Nodes: []string{sn.Node.Name},
