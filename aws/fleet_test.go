@@ -17,6 +17,7 @@ import (
 	"github.com/nodepilot/nodepilot/aws/instancetype"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/requirements"
+	"github.com/nodepilot/nodepilot/kube/apis/upstream"
 )
 
 // testType builds an amd64 type with 4 vCPUs and 16 GiB whose offerings are given as
@@ -193,21 +194,16 @@ func TestReadFleet(t *testing.T) {
 	}
 }
 
-// TestLaunchReason: what EC2 says of a failed launch, named as Karpenter names it.
-func TestLaunchReason(t *testing.T) {
-	for said, want := range map[string]string{
-		"AuthFailure.ServiceLinkedRoleCreationNotPermitted: the role":                       "SpotSLRCreationFailed",
-		"UnauthorizedOperation: Not authorized for images: [ami-1]":                         "AMIAuthorizationFailure",
-		"UnauthorizedOperation: You are not authorized":                                     "Unauthorized",
-		"InvalidParameter: sg-1 and subnet-1 belong to different networks":                  "SecurityGroupSubnetVPCMismatch",
-		"InvalidParameterValue: Value (x) for parameter iamInstanceProfile.name is invalid": "InstanceProfileNameInvalid",
-		"InvalidAMIID.NotFound: ami-1":                                                      "AMINotFound",
-		"VcpuLimitExceeded: You have requested more vCPU":                                   "VCPULimitExceeded",
-		"InsufficientInstanceCapacity: no capacity in us-east-1a":                           "LaunchFailed",
-		"InsufficientFreeAddressesInSubnet: subnet-1":                                       "InsufficientFreeAddressesInSubnet",
-	} {
-		if got := launchReason(said); got != want {
-			t.Errorf("launchReason(%q) = %s, want %s", said, got, want)
+// TestLaunchReasonIsKarpenters: every launch failure in the fidelity corpus gets the reason
+// Karpenter's own function gives it.
+func TestLaunchReasonIsKarpenters(t *testing.T) {
+	facts := upstream.Load(t)
+	if len(facts.LaunchReasons) == 0 {
+		t.Fatal("no launch reasons in Karpenter's facts: rebuild them with hack/build-fidelity.sh")
+	}
+	for _, r := range facts.LaunchReasons {
+		if got := launchReason(r.Said); got != r.Reason {
+			t.Errorf("launchReason(%q) = %s, Karpenter %s says %s", r.Said, got, facts.Version, r.Reason)
 		}
 	}
 }

@@ -37,6 +37,8 @@ type Facts struct {
 	// AWSOperations are the AWS API operations Karpenter's AWS provider may call: the methods of
 	// the SDK client interfaces it declares.
 	AWSOperations []AWSOperation `json:"awsOperations"`
+	// LaunchReasons are Karpenter's names for launch failures EC2 describes so.
+	LaunchReasons []LaunchReason `json:"launchReasons"`
 }
 
 // AWSOperation is one AWS API operation, by the service interface that declares it.
@@ -119,6 +121,7 @@ func writeFacts(dir string) error {
 		return fmt.Errorf("reading Karpenter's scheduling suites: %w", err)
 	}
 	facts.SchedulingSuite = suite
+	facts.LaunchReasons = launchReasons()
 	sort.Slice(facts.Metrics, func(i, j int) bool { return facts.Metrics[i].Name < facts.Metrics[j].Name })
 	sort.Slice(facts.Events, func(i, j int) bool {
 		a, b := facts.Events[i], facts.Events[j]

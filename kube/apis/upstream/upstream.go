@@ -32,6 +32,14 @@ type Facts struct {
 	SchedulingSuite         []SuiteCase `json:"schedulingSuite"`
 	// AWSOperations are the AWS API operations Karpenter's AWS provider may call.
 	AWSOperations []AWSOperation `json:"awsOperations"`
+	// LaunchReasons are Karpenter's names for launch failures EC2 describes so.
+	LaunchReasons []LaunchReason `json:"launchReasons"`
+}
+
+// LaunchReason is what Karpenter's AWS provider names a launch failure ("code: message").
+type LaunchReason struct {
+	Said   string `json:"said"`
+	Reason string `json:"reason"`
 }
 
 // AWSOperation is one AWS API operation, by service (EC2, IAM, EKS, Pricing, SSM, SQS...).
