@@ -34,8 +34,8 @@ func (s *scheduler) explain(p *podData, timedOut bool) []Reason {
 		if errors.Is(err, errNotForKarpenter) {
 			code = ReasonNotForKarpenter
 		}
-		// Karpenter's words, which its FailedScheduling event carries.
-		return []Reason{{Code: code, Message: "ignoring pod, " + err.Error(),
+		// The error alone, as Karpenter's FailedScheduling event carries it.
+		return []Reason{{Code: code, Message: err.Error(),
 			Hint: "use well-known labels or your own, not kubernetes.io/hostname nor the karpenter.sh and karpenter.k8s.aws domains"}}
 	}
 	if msg, bad := s.failed[p]; bad {

@@ -656,7 +656,7 @@ func TestIgnoredPods(t *testing.T) {
 			if len(r.NewNodeClaims) != 0 || len(r.Unschedulable) != 1 {
 				t.Fatalf("%d nodeclaims, %d unschedulable; want the pod ignored", len(r.NewNodeClaims), len(r.Unschedulable))
 			}
-			if reason := r.Unschedulable[0].Reasons[0]; reason.Code != tc.code || !strings.HasPrefix(reason.Message, "ignoring pod, ") || !strings.Contains(reason.Message, tc.contains) {
+			if reason := r.Unschedulable[0].Reasons[0]; reason.Code != tc.code || strings.HasPrefix(reason.Message, "ignoring pod") || !strings.Contains(reason.Message, tc.contains) {
 				t.Errorf("reason %+v, want %s saying %q", reason, tc.code, tc.contains)
 			}
 		})
