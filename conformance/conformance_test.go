@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/nodepilot/nodepilot/app"
@@ -142,6 +143,8 @@ type nodeClaim struct {
 	// revision is the conformance/revision label the NodePool's template gives it.
 	revision string
 	deleting bool
+	// disruption is the reason of its DisruptionReason condition, when it has one.
+	disruption string
 	// options are the instance types its requirements allowed.
 	options []string
 }
@@ -166,6 +169,9 @@ func (c *cluster) fleet() fleet {
 		claim := nodeClaim{name: nc.Name, instanceType: nc.Labels[corev1.LabelInstanceTypeStable], capacityType: nc.Labels[karpv1.CapacityTypeLabelKey],
 			zone: nc.Labels[corev1.LabelTopologyZone], providerID: nc.Status.ProviderID, revision: nc.Labels["conformance/revision"],
 			deleting: nc.DeletionTimestamp != nil}
+		if cond := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeDisruptionReason); cond != nil && cond.Status == metav1.ConditionTrue {
+			claim.disruption = cond.Reason
+		}
 		for _, r := range nc.Spec.Requirements {
 			if r.Key == corev1.LabelInstanceTypeStable && r.Operator == corev1.NodeSelectorOpIn {
 				claim.options = r.Values
@@ -378,7 +384,14 @@ func handOver(t *testing.T, first, second string) {
 	if _, err := c.env.Clients().NodePools.Patch(c.ctx, "default", []byte(`{"spec":{"template":{"metadata":{"labels":{"conformance/revision":"2"}}}}}`), false); err != nil {
 		t.Fatal(err)
 	}
+	// Both controllers say on a NodeClaim they disrupt why, in its DisruptionReason condition.
+	said := map[string]string{}
 	c.waitFor(5*time.Minute, second+" replacing the drifted nodes", func(f fleet) error {
+		for _, nc := range f.claims {
+			if nc.disruption != "" {
+				said[nc.name] = nc.disruption
+			}
+		}
 		for _, nc := range f.claims {
 			if nc.revision != "2" {
 				return fmt.Errorf("nodeclaim %s is of the template before the change", nc.name)
@@ -386,6 +399,11 @@ func handOver(t *testing.T, first, second string) {
 		}
 		return settled(f)
 	})
+	for _, name := range before.names() {
+		if said[name] != string(karpv1.DisruptionReasonDrifted) {
+			t.Errorf("%s disrupted drifted nodeclaim %s with DisruptionReason %q, want %s", second, name, said[name], karpv1.DisruptionReasonDrifted)
+		}
+	}
 }
 
 func TestHandOverKarpenterToNodepilot(t *testing.T) {
@@ -431,5 +449,37 @@ func TestKarpenterHandlesAnInterruption(t *testing.T) {
 	}
 	if !reasons["SpotInterrupted"] {
 		t.Errorf("no SpotInterrupted event among %v", slices.Sorted(maps.Keys(reasons)))
+	}
+}
+
+// TestIgnoredPodBothControllers: a pod pinned to a hostname gets no node from either controller,
+// and both tell it why in a FailedScheduling event that names the label (kube-scheduler's own
+// event says otherwise).
+func TestIgnoredPodBothControllers(t *testing.T) {
+	for _, controller := range []string{demo.ControllerKarpenter, demo.ControllerNodepilot} {
+		t.Run(controller, func(t *testing.T) {
+			c := start(t, 4*time.Minute, scenario{"ignored", []string{"common", "ignored"}, 0})
+			stop := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}[controller]()
+			defer stop()
+			deadline := time.Now().Add(2 * time.Minute)
+			for {
+				events, err := c.env.Clients().Kube.CoreV1().Events("default").List(c.ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=pinned"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if slices.ContainsFunc(events.Items, func(e corev1.Event) bool {
+					return e.Reason == "FailedScheduling" && strings.HasPrefix(e.Message, "Failed to schedule pod, ") && strings.Contains(e.Message, corev1.LabelHostname)
+				}) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s did not tell the pinned pod why it ignores it within 2m: %v (logs in %s)", controller, events.Items, c.env.Cluster.Dir)
+				}
+				time.Sleep(time.Second)
+			}
+			if n := len(c.env.App.Cluster.Snapshot().NodeClaims); n != 0 {
+				t.Errorf("%s made %d nodeclaims for a pod it ignores", controller, n)
+			}
+		})
 	}
 }
