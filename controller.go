@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"sync"
@@ -29,7 +30,7 @@ import (
 func controllerCommand(out io.Writer) *cobra.Command {
 	var cf clusterFlags
 	var metricsAddr, healthAddr, leaseNamespace, logLevel string
-	var leaderElect bool
+	var leaderElect, profiling bool
 	var flags autoscalerFlags
 	cmd := &cobra.Command{
 		Use:   "controller --cluster-name NAME [--region REGION] [--interruption-queue NAME]",
@@ -66,7 +67,7 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 			// A dry run writes nothing, the Lease included: it takes no part in the election, so
 			// it can never keep a live replica from leading.
 			elect := leaderElect && !opts.DryRun
-			servers, err := serveProbes(ctx, logger, metricsAddr, healthAddr, registry, func() error {
+			servers, err := serveProbes(ctx, logger, metricsAddr, healthAddr, metricsMux(registry, profiling), func() error {
 				var read time.Time // zero until the Lease is first read
 				if n := leaseRead.Load(); n != 0 {
 					read = time.Unix(0, n)
@@ -99,6 +100,7 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 	cf.register(f)
 	f.StringVar(&metricsAddr, "metrics-addr", ":8080", "address serving /metrics")
 	f.StringVar(&healthAddr, "health-addr", ":8081", "address serving /healthz and /readyz")
+	f.BoolVar(&profiling, "enable-profiling", false, "also serve Go's profiles under /debug/pprof/ on the metrics address (Karpenter's setting of the same name)")
 	f.BoolVar(&leaderElect, "leader-elect", true, "elect a leader among replicas on a Lease")
 	f.StringVar(&leaseNamespace, "leader-election-namespace", envOr("POD_NAMESPACE", "nodepilot"), "namespace of the leader election Lease")
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
@@ -122,11 +124,24 @@ func readiness(standby bool, appReady func() error, leaseRead, now time.Time) er
 	return nil
 }
 
-// serveProbes serves /metrics on one address and /healthz, /readyz on another; the returned
+// metricsMux serves reg's /metrics and, when profiling, Go's profiles under /debug/pprof/, which
+// an operator reads with go tool pprof (off by default: a profile costs CPU while it is taken).
+func metricsMux(reg *prometheus.Registry, profiling bool) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	if profiling {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
+	return mux
+}
+
+// serveProbes serves metrics on one address and /healthz, /readyz on another; the returned
 // function stops both. Each change of readiness is logged once, with its reason.
-func serveProbes(ctx context.Context, logger *slog.Logger, metricsAddr, healthAddr string, reg *prometheus.Registry, ready func() error) (func(), error) {
-	metrics := http.NewServeMux()
-	metrics.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+func serveProbes(ctx context.Context, logger *slog.Logger, metricsAddr, healthAddr string, metrics *http.ServeMux, ready func() error) (func(), error) {
 	health := healthMux(logger, ready)
 	var servers []*http.Server
 	for _, s := range []struct {

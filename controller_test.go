@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 func TestReadiness(t *testing.T) {
@@ -76,6 +78,34 @@ func TestControllerProbes(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "msg=ready"); n != 1 {
 		t.Errorf("logged 'ready' %d times, want once:\n%s", n, logs.String())
+	}
+}
+
+// TestMetricsMux: /metrics always; Go's profiles only with --enable-profiling.
+func TestMetricsMux(t *testing.T) {
+	for _, tc := range []struct {
+		profiling bool
+		path      string
+		want      int
+	}{
+		{false, "/metrics", http.StatusOK},
+		{false, "/debug/pprof/", http.StatusNotFound},
+		{false, "/debug/pprof/heap", http.StatusNotFound},
+		{true, "/metrics", http.StatusOK},
+		{true, "/debug/pprof/", http.StatusOK},
+		{true, "/debug/pprof/heap", http.StatusOK},
+		{true, "/debug/pprof/cmdline", http.StatusOK},
+	} {
+		srv := httptest.NewServer(metricsMux(prometheus.NewRegistry(), tc.profiling))
+		resp, err := http.Get(srv.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		srv.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("profiling %v: GET %s = %d, want %d", tc.profiling, tc.path, resp.StatusCode, tc.want)
+		}
 	}
 }
 
