@@ -52,8 +52,9 @@ type Cluster struct {
 	daemonSets  map[types.NamespacedName]*appsv1.DaemonSet
 	attachments map[string]*storagev1.VolumeAttachment
 	pvcs        map[types.NamespacedName]*corev1.PersistentVolumeClaim
-	// podsOnNode indexes bound pods by node name.
-	podsOnNode map[string]map[types.NamespacedName]struct{}
+	// podOrder holds the pods sorted by key, kept as pods come, change and go, so that a
+	// snapshot lists pods (and each node's) without sorting or looking them up again.
+	podOrder []keyedPod
 	// lastPodEvent is when a pod last arrived on or left each node.
 	lastPodEvent map[string]time.Time
 	// nominated holds, per node (or NodeClaim) name, until when the provisioner counts on it
@@ -86,7 +87,6 @@ func NewCluster(c clock.Clock) *Cluster {
 		daemonSets:   map[types.NamespacedName]*appsv1.DaemonSet{},
 		attachments:  map[string]*storagev1.VolumeAttachment{},
 		pvcs:         map[types.NamespacedName]*corev1.PersistentVolumeClaim{},
-		podsOnNode:   map[string]map[types.NamespacedName]struct{}{},
 		lastPodEvent: map[string]time.Time{},
 		nominated:    map[string]time.Time{},
 		marked:       map[string]struct{}{},
@@ -159,10 +159,14 @@ func (c *Cluster) UpdatePod(p *corev1.Pod) {
 	key := pods.Key(p)
 	old := c.pods[key]
 	c.pods[key] = p
-	oldNode, newNode := boundNode(old), boundNode(p)
-	if oldNode != newNode {
-		c.unbind(key, oldNode)
-		c.bind(key, newNode)
+	if i, found := c.podIndex(key); found {
+		c.podOrder[i].pod = p
+	} else {
+		c.podOrder = slices.Insert(c.podOrder, i, keyedPod{key, p})
+	}
+	if oldNode, newNode := boundNode(old), boundNode(p); oldNode != newNode {
+		c.podMoved(oldNode)
+		c.podMoved(newNode)
 	}
 	if pods.IsProvisionable(p) {
 		c.provisioning++
@@ -183,8 +187,11 @@ func (c *Cluster) DeletePod(key types.NamespacedName) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.pods[key]; ok {
-		c.unbind(key, boundNode(old))
+		c.podMoved(boundNode(old))
 		delete(c.pods, key)
+		if i, found := c.podIndex(key); found {
+			c.podOrder = slices.Delete(c.podOrder, i, i+1)
+		}
 		delete(c.scheduling, key)
 		c.changed()
 	}
@@ -198,23 +205,22 @@ func boundNode(p *corev1.Pod) string {
 	return p.Spec.NodeName
 }
 
-func (c *Cluster) bind(key types.NamespacedName, node string) {
-	if node == "" {
-		return
-	}
-	if c.podsOnNode[node] == nil {
-		c.podsOnNode[node] = map[types.NamespacedName]struct{}{}
-	}
-	c.podsOnNode[node][key] = struct{}{}
-	c.lastPodEvent[node] = c.clock.Now()
+// keyedPod is a pod and its key, an entry of Cluster.podOrder.
+type keyedPod struct {
+	key types.NamespacedName
+	pod *corev1.Pod
 }
 
-func (c *Cluster) unbind(key types.NamespacedName, node string) {
-	if node == "" {
-		return
+// podIndex finds key in podOrder, or where it belongs.
+func (c *Cluster) podIndex(key types.NamespacedName) (int, bool) {
+	return slices.BinarySearchFunc(c.podOrder, key, func(e keyedPod, k types.NamespacedName) int { return compareNamespaced(e.key, k) })
+}
+
+// podMoved records that a pod arrived on or left node.
+func (c *Cluster) podMoved(node string) {
+	if node != "" {
+		c.lastPodEvent[node] = c.clock.Now()
 	}
-	delete(c.podsOnNode[node], key)
-	c.lastPodEvent[node] = c.clock.Now()
 }
 
 // UpdateNode stores a node.

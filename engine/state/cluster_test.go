@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -76,5 +77,58 @@ func TestSnapshotJoinsAndIndexes(t *testing.T) {
 	}
 	if s.NodeByName("claim-b").Nominated(clk.Now().Add(21 * time.Second)) {
 		t.Error("nomination outlived its time")
+	}
+}
+
+// TestSnapshotPodOrder: whatever order pods arrive, move and go in, a snapshot lists them, and
+// each node's, sorted by namespace and name.
+func TestSnapshotPodOrder(t *testing.T) {
+	type op struct {
+		ns, name, node string
+		remove         bool
+	}
+	for _, tc := range []struct {
+		name string
+		ops  []op
+		want []string            // every pod, "ns/name"
+		on   map[string][]string // each node's pods
+	}{
+		{"arrivals out of order", []op{{"b", "p2", "n1", false}, {"a", "p9", "n1", false}, {"b", "p1", "n2", false}, {"a", "p10", "n1", false}},
+			[]string{"a/p10", "a/p9", "b/p1", "b/p2"}, map[string][]string{"n1": {"a/p10", "a/p9", "b/p2"}, "n2": {"b/p1"}}},
+		{"moves and removals", []op{{"a", "p3", "n1", false}, {"a", "p1", "n1", false}, {"a", "p2", "", false}, {"a", "p1", "", true},
+			{"a", "p3", "n2", false}, {"a", "p2", "n1", false}, {"a", "p0", "n2", false}, {"a", "p9", "", true}},
+			[]string{"a/p0", "a/p2", "a/p3"}, map[string][]string{"n1": {"a/p2"}, "n2": {"a/p0", "a/p3"}}},
+		{"all gone", []op{{"a", "p1", "n1", false}, {"a", "p1", "", true}}, nil, map[string][]string{"n1": nil}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCluster(clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
+			for _, n := range []string{"n1", "n2"} {
+				c.UpdateNode(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}})
+			}
+			for _, o := range tc.ops {
+				if o.remove {
+					c.DeletePod(types.NamespacedName{Namespace: o.ns, Name: o.name})
+					continue
+				}
+				c.UpdatePod(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: o.ns, Name: o.name}, Spec: corev1.PodSpec{NodeName: o.node},
+					Status: corev1.PodStatus{Phase: corev1.PodRunning}})
+			}
+			keys := func(ps []*corev1.Pod) []string {
+				var out []string
+				for _, p := range ps {
+					out = append(out, p.Namespace+"/"+p.Name)
+				}
+				return out
+			}
+			s := c.Snapshot()
+			if got := keys(s.Pods); !slices.Equal(got, tc.want) {
+				t.Errorf("pods %v, want %v", got, tc.want)
+			}
+			for node, want := range tc.on {
+				if got := keys(s.NodeByName(node).Pods); !slices.Equal(got, want) {
+					t.Errorf("%s's pods %v, want %v", node, got, want)
+				}
+			}
+		})
 	}
 }

@@ -59,12 +59,20 @@ func (c *Cluster) Snapshot() *Snapshot {
 	s := &Snapshot{
 		Time:        c.clock.Now(),
 		Version:     c.version,
-		Pods:        sortedValues(c.pods, compareNamespaced),
 		NodePools:   sortedValues(c.nodePools, strings.Compare),
 		NodeClaims:  sortedValues(c.nodeClaims, strings.Compare),
 		NodeClasses: sortedValues(c.nodeClasses, strings.Compare),
 		PDBs:        sortedValues(c.pdbs, compareNamespaced),
 		DaemonSets:  sortedValues(c.daemonSets, compareNamespaced),
+	}
+	// Pods in order, and grouped by the node they count on, in the same order.
+	s.Pods = make([]*corev1.Pod, len(c.podOrder))
+	onNode := make(map[string][]*corev1.Pod, len(c.nodes))
+	for i, e := range c.podOrder {
+		s.Pods[i] = e.pod
+		if node := boundNode(e.pod); node != "" {
+			onNode[node] = append(onNode[node], e.pod)
+		}
 	}
 	s.Synced = true
 	for _, k := range Kinds() {
@@ -78,7 +86,7 @@ func (c *Cluster) Snapshot() *Snapshot {
 	}
 	joined := map[string]bool{}
 	for _, n := range sortedValues(c.nodes, strings.Compare) {
-		sn := &Node{Node: n, Pods: c.podsOf(n.Name), LastPodEvent: c.lastPodEvent[n.Name], NominatedUntil: c.nominated[n.Name]}
+		sn := &Node{Node: n, Pods: onNode[n.Name], LastPodEvent: c.lastPodEvent[n.Name], NominatedUntil: c.nominated[n.Name]}
 		if nc := claimByProvider[n.Spec.ProviderID]; nc != nil && n.Spec.ProviderID != "" {
 			sn.NodeClaim = nc
 			joined[nc.Name] = true
@@ -104,16 +112,6 @@ func (c *Cluster) markedClaim(nc *karpv1.NodeClaim) bool {
 	}
 	_, marked := c.marked[nc.Name]
 	return marked || nc.DeletionTimestamp != nil
-}
-
-func (c *Cluster) podsOf(node string) []*corev1.Pod {
-	keys := c.podsOnNode[node]
-	out := make([]*corev1.Pod, 0, len(keys))
-	for k := range keys {
-		out = append(out, c.pods[k])
-	}
-	slices.SortFunc(out, func(a, b *corev1.Pod) int { return compareNamespaced(pods.Key(a), pods.Key(b)) })
-	return out
 }
 
 func compareNamespaced(a, b types.NamespacedName) int {
