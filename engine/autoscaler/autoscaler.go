@@ -98,29 +98,31 @@ func (a *Autoscaler) Run(ctx context.Context) {
 		}()
 	}
 	run(func() { a.provision(ctx) })
+	always := func() bool { return true }
 	run(func() {
-		a.loop(ctx, a.opts.LifecyclePeriod, true, func() error { return a.Static.Reconcile(ctx) })
+		a.loop(ctx, a.opts.LifecyclePeriod, always, func() error { return a.Static.Reconcile(ctx) })
 	})
 	run(func() {
-		a.loop(ctx, a.opts.LifecyclePeriod, true, func() error { a.Lifecycle.Reconcile(ctx); return nil })
+		a.loop(ctx, a.opts.LifecyclePeriod, always, func() error { a.Lifecycle.Reconcile(ctx); return nil })
 	})
 	run(func() {
-		a.loop(ctx, a.opts.LifecyclePeriod, true, func() error { a.Termination.Reconcile(ctx); return nil })
+		a.loop(ctx, a.opts.LifecyclePeriod, always, func() error { a.Termination.Reconcile(ctx); return nil })
 	})
 	run(func() {
-		a.loop(ctx, a.opts.Disruption.Period, true, func() error { return a.Disruption.Reconcile(ctx) })
+		a.loop(ctx, a.opts.Disruption.Period, a.Disruption.Busy, func() error { return a.Disruption.Reconcile(ctx) })
 	})
-	run(func() { a.loop(ctx, a.opts.GCPeriod, false, func() error { return a.Lifecycle.GarbageCollect(ctx) }) })
+	run(func() { a.loop(ctx, a.opts.GCPeriod, nil, func() error { return a.Lifecycle.GarbageCollect(ctx) }) })
 	if a.interruptions != nil {
 		run(func() { a.interrupt(ctx) })
 	}
 	wg.Wait()
 }
 
-// loop calls reconcile every period, and on every cluster change when onChange, unless paused.
-func (a *Autoscaler) loop(ctx context.Context, period time.Duration, onChange bool, reconcile func() error) {
+// loop calls reconcile every period, and on a cluster change when wake (nil: never) says so,
+// unless paused.
+func (a *Autoscaler) loop(ctx context.Context, period time.Duration, wake func() bool, reconcile func() error) {
 	var changes <-chan struct{}
-	if onChange {
+	if wake != nil {
 		changes = a.cluster.Subscribe()
 	}
 	tick := a.clock.NewTicker(period)
@@ -131,11 +133,15 @@ func (a *Autoscaler) loop(ctx context.Context, period time.Duration, onChange bo
 				a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindDisruption, Reason: "Error", Message: err.Error()})
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-changes:
-		case <-tick.C():
+		for woken := false; !woken; {
+			select {
+			case <-ctx.Done():
+				return
+			case <-changes:
+				woken = wake()
+			case <-tick.C():
+				woken = true
+			}
 		}
 	}
 }

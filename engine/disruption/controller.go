@@ -88,6 +88,11 @@ func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.Cl
 	return &Controller{cluster: cluster, exec: exec, cloud: cloud, journal: j, clock: c, opts: opts}
 }
 
+// Busy reports whether a command is in flight or waits for validation: then a change in the
+// cluster may be what it waits for, and it should look at once; otherwise a pass every Period is
+// enough, as Karpenter's. Call it from the goroutine that calls Reconcile.
+func (c *Controller) Busy() bool { return c.inflight != nil || c.pending != nil }
+
 // Reconcile makes one pass: it advances the command in flight, or validates the pending one, or
 // looks for a new one.
 func (c *Controller) Reconcile(ctx context.Context) error {

@@ -367,11 +367,16 @@ func (c *Cluster) NodeClass(name string) *awsv1.EC2NodeClass {
 }
 
 // AnyNodePool reports whether some NodePool satisfies f, without building a snapshot.
-func (c *Cluster) AnyNodePool(f func(*karpv1.NodePool) bool) bool {
+func (c *Cluster) AnyNodePool(f func(*karpv1.NodePool) bool) bool { return anyOf(c, c.nodePools, f) }
+
+// AnyNodeClaim reports whether some NodeClaim satisfies f, without building a snapshot.
+func (c *Cluster) AnyNodeClaim(f func(*karpv1.NodeClaim) bool) bool { return anyOf(c, c.nodeClaims, f) }
+
+func anyOf[K comparable, V any](c *Cluster, m map[K]V, f func(V) bool) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	for _, np := range c.nodePools {
-		if f(np) {
+	for _, v := range m {
+		if f(v) {
 			return true
 		}
 	}
