@@ -48,11 +48,11 @@ var scenarios = []scenario{
 	{"daemonset", []string{"common", "inflate", "daemonset"}, 5},
 }
 
-// manifests gathers the scenario's files into one folder, in the order of its folders.
-func (s scenario) manifests(t testing.TB) fs.FS {
+// manifests gathers the files of testdata's folders dirs into one folder, in the order of dirs.
+func manifests(t testing.TB, dirs []string) fs.FS {
 	t.Helper()
 	out := fstest.MapFS{}
-	for i, dir := range s.dirs {
+	for i, dir := range dirs {
 		entries, err := os.ReadDir(filepath.Join("testdata", dir))
 		if err != nil {
 			t.Fatal(err)
@@ -68,8 +68,9 @@ func (s scenario) manifests(t testing.TB) fs.FS {
 	return out
 }
 
-// cluster is a local control plane and AWS emulator with a scenario's manifests applied, no
-// controller running, and nodepilot watching read-only (its cluster state is the test's view).
+// cluster is a local control plane and AWS emulator with a scenario's first folder (its node
+// classes and NodePools) applied, no controller running, and nodepilot watching read-only (its
+// cluster state is the test's view). place adds the workload.
 type cluster struct {
 	t        testing.TB
 	ctx      context.Context
@@ -77,6 +78,9 @@ type cluster struct {
 	scenario scenario
 	// live is the nodepilot the test runs, whose journal says what it did.
 	live *app.App
+	// unschedulable is when the watching nodepilot first saw one of the workload's pods
+	// unschedulable.
+	unschedulable time.Time
 }
 
 func start(t testing.TB, timeout time.Duration, s scenario) *cluster {
@@ -86,7 +90,7 @@ func start(t testing.TB, timeout time.Duration, s scenario) *cluster {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), timeout)
 	opts := demo.DefaultOptions()
-	opts.Dir, opts.Controller, opts.Manifests = t.TempDir(), demo.ControllerNone, s.manifests(t)
+	opts.Dir, opts.Controller, opts.Manifests = t.TempDir(), demo.ControllerNone, manifests(t, s.dirs[:1])
 	env, err := demo.Start(ctx, opts)
 	if err != nil {
 		cancel()
@@ -102,6 +106,53 @@ func start(t testing.TB, timeout time.Duration, s scenario) *cluster {
 		env.Close()
 	})
 	return &cluster{t: t, ctx: ctx, env: env, scenario: s}
+}
+
+// place applies the scenario's workload (its folders after the first) and waits until one of its
+// pods is unschedulable.
+func (c *cluster) place() {
+	c.t.Helper()
+	if err := c.env.Apply(c.ctx, manifests(c.t, c.scenario.dirs[1:])); err != nil {
+		c.t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for !slices.ContainsFunc(c.env.App.Cluster.Snapshot().Pods, pods.IsProvisionable) {
+		if time.Now().After(deadline) || c.ctx.Err() != nil {
+			c.t.Fatalf("no pod of %s unschedulable within a minute", c.scenario.name)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	c.unschedulable = time.Now()
+}
+
+// ready waits until the controller has found the NodePool and its EC2NodeClass ready: it can
+// launch.
+func (c *cluster) ready(timeout time.Duration) {
+	c.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		snap := c.env.App.Cluster.Snapshot()
+		np, nc := snap.NodePool("default"), snap.NodeClass("default")
+		if np != nil && nc != nil && meta.IsStatusConditionTrue(np.Status.Conditions, karpv1.ConditionTypeReady) &&
+			meta.IsStatusConditionTrue(nc.Status.Conditions, karpv1.ConditionTypeReady) {
+			return
+		}
+		if time.Now().After(deadline) || c.ctx.Err() != nil {
+			c.t.Fatalf("the nodepool and ec2nodeclass not ready within %s (logs in %s)", timeout, c.env.Cluster.Dir)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// firstLaunch is when the emulator launched its first instance (CreateFleet's time).
+func (c *cluster) firstLaunch() time.Time {
+	var first time.Time
+	for _, i := range c.env.Emulator.Instances() {
+		if first.IsZero() || i.LaunchTime.Before(first) {
+			first = i.LaunchTime
+		}
+	}
+	return first
 }
 
 // karpenter starts the real Karpenter controller; stop stops it.
@@ -147,6 +198,8 @@ type nodeClaim struct {
 	disruption string
 	// options are the instance types its requirements allowed.
 	options []string
+	// hash is its karpenter.sh/nodepool-hash annotation.
+	hash string
 }
 
 // fleet is what the cluster and the emulator hold.
@@ -168,7 +221,7 @@ func (c *cluster) fleet() fleet {
 	for _, nc := range snap.NodeClaims {
 		claim := nodeClaim{name: nc.Name, instanceType: nc.Labels[corev1.LabelInstanceTypeStable], capacityType: nc.Labels[karpv1.CapacityTypeLabelKey],
 			zone: nc.Labels[corev1.LabelTopologyZone], providerID: nc.Status.ProviderID, revision: nc.Labels["conformance/revision"],
-			deleting: nc.DeletionTimestamp != nil}
+			deleting: nc.DeletionTimestamp != nil, hash: nc.Annotations[karpv1.NodePoolHashAnnotationKey]}
 		if cond := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeDisruptionReason); cond != nil && cond.Status == metav1.ConditionTrue {
 			claim.disruption = cond.Reason
 		}
@@ -254,6 +307,30 @@ func settled(f fleet) error {
 	return nil
 }
 
+// shapes counts the fleet's NodeClaims by instance type, capacity type and zone, sorted.
+func (f fleet) shapes() string {
+	count := map[string]int{}
+	for _, nc := range f.claims {
+		count[nc.instanceType+" "+nc.capacityType+" "+nc.zone]++
+	}
+	var out []string
+	for _, shape := range slices.Sorted(maps.Keys(count)) {
+		if count[shape] > 1 {
+			shape = fmt.Sprintf("%dx %s", count[shape], shape)
+		}
+		out = append(out, shape)
+	}
+	return strings.Join(out, ", ")
+}
+
+func (f fleet) hashes() []string {
+	var out []string
+	for _, nc := range f.claims {
+		out = append(out, nc.name+"="+nc.hash)
+	}
+	return out
+}
+
 func (f fleet) names() []string {
 	var out []string
 	for _, nc := range f.claims {
@@ -287,32 +364,27 @@ func (c *cluster) price() float64 {
 // NodeClaims also allowed, for no more.
 func TestSameWorkloadBothControllers(t *testing.T) {
 	type outcome struct {
-		f       fleet
-		price   float64
-		elapsed time.Duration
+		f     fleet
+		price float64
+		// toLaunch is from the first pod unschedulable to the first CreateFleet, toRunning to
+		// every pod running.
+		toLaunch, toRunning time.Duration
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			run := func(controller string) outcome {
 				c := start(t, 6*time.Minute, s)
-				begin := time.Now()
 				stop := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}[controller]()
 				defer stop()
+				c.ready(2 * time.Minute)
+				c.place()
 				f := c.waitFor(4*time.Minute, controller+" running "+s.name, settled)
-				return outcome{f: f, price: c.price(), elapsed: time.Since(begin)}
+				return outcome{f: f, price: c.price(), toLaunch: c.firstLaunch().Sub(c.unschedulable), toRunning: time.Since(c.unschedulable)}
 			}
 			karp, ours := run(demo.ControllerKarpenter), run(demo.ControllerNodepilot)
-			types := func(o outcome) string {
-				var out []string
-				for _, nc := range o.f.claims {
-					out = append(out, nc.instanceType+" "+nc.capacityType+" "+nc.zone)
-				}
-				slices.Sort(out)
-				return strings.Join(out, ", ")
-			}
-			t.Logf("%-20s | karpenter: %d nodes [%s] $%.4f/h, pods running after %s | nodepilot: %d nodes [%s] $%.4f/h, after %s",
-				s.name, len(karp.f.claims), types(karp), karp.price, karp.elapsed.Round(time.Second),
-				len(ours.f.claims), types(ours), ours.price, ours.elapsed.Round(time.Second))
+			t.Logf("%-20s | karpenter: %d nodes [%s] $%.4f/h, unschedulable to CreateFleet %s, to running %s | nodepilot: %d nodes [%s] $%.4f/h, %s, %s",
+				s.name, len(karp.f.claims), karp.f.shapes(), karp.price, karp.toLaunch.Round(100*time.Millisecond), karp.toRunning.Round(time.Second),
+				len(ours.f.claims), ours.f.shapes(), ours.price, ours.toLaunch.Round(100*time.Millisecond), ours.toRunning.Round(time.Second))
 			if len(karp.f.claims) != len(ours.f.claims) {
 				t.Errorf("karpenter launched %d nodes, nodepilot %d", len(karp.f.claims), len(ours.f.claims))
 			}
@@ -346,6 +418,7 @@ func TestSameWorkloadBothControllers(t *testing.T) {
 // them.
 func handOver(t *testing.T, first, second string) {
 	c := start(t, 8*time.Minute, scenarios[0])
+	c.place()
 	runs := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}
 	stopFirst := runs[first]()
 	before := c.waitFor(4*time.Minute, first+" running inflate", settled)
@@ -374,6 +447,8 @@ func handOver(t *testing.T, first, second string) {
 		t.Errorf("after the hand-over: %v", err)
 	}
 	if t.Failed() && c.live != nil {
+		np := c.env.App.Cluster.Snapshot().NodePool("default")
+		t.Logf("nodepool hash %s (annotation %s), nodeclaims' hashes before %v", karpv1.Hash(np), np.Annotations[karpv1.NodePoolHashAnnotationKey], before.hashes())
 		for _, e := range c.live.Journal.Entries(0) {
 			if e.Kind != journal.KindAction {
 				t.Logf("nodepilot journal: %s %s %s: %s", e.Kind, e.Method, e.Reason, e.Message)
@@ -418,6 +493,7 @@ func TestHandOverNodepilotToKarpenter(t *testing.T) {
 // handled by Karpenter, which runs the pods elsewhere, as nodepilot does in the demo's story.
 func TestKarpenterHandlesAnInterruption(t *testing.T) {
 	c := start(t, 6*time.Minute, scenarios[0])
+	c.place()
 	defer c.karpenter()()
 	before := c.waitFor(4*time.Minute, "karpenter running inflate", settled)
 	var spot *nodeClaim
@@ -459,6 +535,7 @@ func TestIgnoredPodBothControllers(t *testing.T) {
 	for _, controller := range []string{demo.ControllerKarpenter, demo.ControllerNodepilot} {
 		t.Run(controller, func(t *testing.T) {
 			c := start(t, 4*time.Minute, scenario{"ignored", []string{"common", "ignored"}, 0})
+			c.place()
 			stop := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}[controller]()
 			defer stop()
 			deadline := time.Now().Add(2 * time.Minute)

@@ -172,6 +172,14 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	return env, nil
 }
 
+// Apply creates the objects of manifests' *.yaml files as Start does with its manifests, while
+// the demo runs: a workload that arrives when a controller is already up. Its Deployments are not
+// added to those the console scales.
+func (e *Environment) Apply(ctx context.Context, manifests fs.FS) error {
+	_, err := apply(ctx, e.clients, ClusterName, manifests)
+	return err
+}
+
 // Clients are the demo's own clients, which act as the user: they write whatever controller
 // runs.
 func (e *Environment) Clients() *kube.Clients { return e.clients }
