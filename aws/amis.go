@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,11 +58,42 @@ func (p *Provider) amis(ctx context.Context, nc *awsv1.EC2NodeClass) ([]ami, err
 	return out, nil
 }
 
+// unsupportedAliasError says an alias names a family that publishes no AMI for the cluster's
+// Kubernetes version: AL2 ends at 1.32, Windows Server 2025 starts at 1.35. Karpenter refuses
+// such an EC2NodeClass the same way (its AMIsReady condition False, reason UnsupportedAlias).
+type unsupportedAliasError struct {
+	Alias, KubernetesVersion, Why string
+}
+
+func (e *unsupportedAliasError) Error() string {
+	return fmt.Sprintf("alias %s cannot be used on Kubernetes %s: %s", e.Alias, e.KubernetesVersion, e.Why)
+}
+
+// aliasSupported returns an unsupportedAliasError when alias's family has no AMI for Kubernetes
+// k8s ("1.33"), else nil.
+func aliasSupported(alias awsv1.Alias, k8s string) error {
+	_, minorText, _ := strings.Cut(k8s, ".")
+	minor, err := strconv.Atoi(minorText)
+	if err != nil {
+		return nil // a version that does not parse is checked by the SSM lookup, not here
+	}
+	switch {
+	case alias.Family == awsv1.AMIFamilyAL2 && minor >= 33:
+		return &unsupportedAliasError{alias.String(), k8s, "EKS publishes no AL2 AMI from Kubernetes 1.33 on; use al2023@latest (or bottlerocket@latest)"}
+	case alias.Family == awsv1.AMIFamilyWindows2025 && minor < 35:
+		return &unsupportedAliasError{alias.String(), k8s, "EKS publishes Windows Server 2025 AMIs from Kubernetes 1.35 on; use windows2022@latest"}
+	}
+	return nil
+}
+
 // aliasParameters returns the SSM public parameter holding each architecture's image id of an
 // EKS-optimized AMI family at a release ("latest" or a version such as v20240625).
 func aliasParameters(alias awsv1.Alias, k8s string) (map[string]string, error) {
 	if k8s == "" {
 		return nil, errors.New("alias " + alias.String() + " needs the cluster's Kubernetes version (provider option KubernetesVersion)")
+	}
+	if err := aliasSupported(alias, k8s); err != nil {
+		return nil, err
 	}
 	latest := alias.Version == awsv1.AliasVersionLatest
 	archs := map[string]string{karpv1.ArchitectureAmd64: "x86_64", karpv1.ArchitectureArm64: "arm64"}

@@ -1,6 +1,7 @@
 package aws
 
 import (
+	"errors"
 	"testing"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -23,9 +24,6 @@ func TestAliasParameters(t *testing.T) {
 		{"windows2022@latest", map[string]string{
 			karpv1.ArchitectureAmd64: "/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.33/image_id",
 		}},
-		{"windows2025@latest", map[string]string{
-			karpv1.ArchitectureAmd64: "/aws/service/ami-windows-latest/Windows_Server-2025-English-Core-EKS_Optimized-1.33/image_id",
-		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.alias, func(t *testing.T) {
@@ -46,5 +44,33 @@ func TestAliasParameters(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAliasVersions: AL2 aliases end at Kubernetes 1.32 and Windows Server 2025's begin at 1.35,
+// as EKS publishes their AMIs; Karpenter refuses the others, and so does nodepilot.
+func TestAliasVersions(t *testing.T) {
+	for _, tc := range []struct {
+		alias, k8s string
+		refused    bool
+	}{
+		{"al2@latest", "1.32", false},
+		{"al2@latest", "1.33", true},
+		{"al2@v20240625", "1.37", true},
+		{"al2023@latest", "1.37", false},
+		{"bottlerocket@latest", "1.37", false},
+		{"windows2025@latest", "1.34", true},
+		{"windows2025@latest", "1.35", false},
+		{"windows2022@latest", "1.34", false},
+	} {
+		alias, err := awsv1.ParseAlias(tc.alias)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = aliasParameters(alias, tc.k8s)
+		var unsupported *unsupportedAliasError
+		if errors.As(err, &unsupported) != tc.refused {
+			t.Errorf("%s on %s: error %v, want refused %v", tc.alias, tc.k8s, err, tc.refused)
+		}
 	}
 }

@@ -307,27 +307,32 @@ func TestEmulatorSelectors(t *testing.T) {
 		notReadyOn string
 		// unsupported is a condition that is False while the class stays Ready.
 		unsupported string
+		// reason is notReadyOn's reason, when it matters.
+		reason string
 	}{
-		{"discovery tags", func(*awsv1.EC2NodeClassSpec) {}, 3, []string{"test-node"}, []string{"", ""}, false, "", ""},
+		{"discovery tags", func(*awsv1.EC2NodeClassSpec) {}, 3, []string{"test-node"}, []string{"", ""}, false, "", "", ""},
 		{"terms are ORed", func(s *awsv1.EC2NodeClassSpec) {
 			s.SubnetSelectorTerms = []awsv1.SubnetSelectorTerm{{ID: subnets[0].ID}, {ID: subnets[2].ID}}
 			s.SecurityGroupSelectorTerms = []awsv1.SecurityGroupSelectorTerm{{Name: "test-node"}, {Name: "default"}}
-		}, 2, []string{"default", "test-node"}, nil, false, "", ""},
+		}, 2, []string{"default", "test-node"}, nil, false, "", "", ""},
 		{"tags are ANDed, * is any value", func(s *awsv1.EC2NodeClassSpec) {
 			s.SubnetSelectorTerms = []awsv1.SubnetSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test", "network": "*"}}}
 			s.SecurityGroupSelectorTerms = []awsv1.SecurityGroupSelectorTerm{{Tags: map[string]string{"kubernetes.io/cluster/test": "owned", "aws:eks:cluster-name": "*"}}}
-		}, 3, []string{"eks-cluster-sg-test"}, nil, false, "", ""},
+		}, 3, []string{"eks-cluster-sg-test"}, nil, false, "", "", ""},
 		{"a tag no subnet has", func(s *awsv1.EC2NodeClassSpec) {
 			s.SubnetSelectorTerms = []awsv1.SubnetSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test", "network": "public"}}}
-		}, 0, nil, nil, false, awsv1.ConditionTypeSubnetsReady, ""},
+		}, 0, nil, nil, false, awsv1.ConditionTypeSubnetsReady, "", ""},
 		{"custom AMIs by tags: the newest per architecture", func(s *awsv1.EC2NodeClassSpec) {
 			s.AMIFamily = ptr.To(awsv1.AMIFamilyAL2023)
 			s.AMISelectorTerms = []awsv1.AMISelectorTerm{{Tags: map[string]string{"team": "platform"}, Owner: "self"}}
-		}, 3, nil, []string{"nodepilot-custom-al2023-x86_64-", "nodepilot-custom-al2023-arm64-"}, true, "", ""},
+		}, 3, nil, []string{"nodepilot-custom-al2023-x86_64-", "nodepilot-custom-al2023-arm64-"}, true, "", "", ""},
 		{"an AMI by name", func(s *awsv1.EC2NodeClassSpec) {
 			s.AMIFamily = ptr.To(awsv1.AMIFamilyAL2023)
 			s.AMISelectorTerms = []awsv1.AMISelectorTerm{{Name: "amazon-eks-node-al2023-x86_64-standard-1.30-*"}}
-		}, 3, nil, []string{"amazon-eks-node-al2023-x86_64-standard-1.30"}, false, "", ""},
+		}, 3, nil, []string{"amazon-eks-node-al2023-x86_64-standard-1.30"}, false, "", "", ""},
+		{name: "an alias with no AMI for the cluster's version, refused as Karpenter does", spec: func(s *awsv1.EC2NodeClassSpec) {
+			s.AMISelectorTerms = []awsv1.AMISelectorTerm{{Alias: "windows2025@latest"}} // from Kubernetes 1.35; the provider runs 1.31
+		}, subnets: 3, notReadyOn: awsv1.ConditionTypeAMIsReady, reason: "UnsupportedAlias"},
 		{name: "capacity reservations: not launched into, and the class stays Ready", spec: func(s *awsv1.EC2NodeClassSpec) {
 			s.CapacityReservationSelectorTerms = []awsv1.CapacityReservationSelectorTerm{{ID: "cr-0123456789abcdef0"}}
 		}, subnets: 3, unsupported: awsv1.ConditionTypeCapacityReservationsReady},
@@ -374,6 +379,9 @@ func TestEmulatorSelectors(t *testing.T) {
 				}
 				if (c.Status == "True") != wantTrue {
 					t.Errorf("condition %s %s (%s), want true=%v", c.Type, c.Status, c.Message, wantTrue)
+				}
+				if c.Type == tt.notReadyOn && tt.reason != "" && c.Reason != tt.reason {
+					t.Errorf("condition %s reason %s (%s), want %s", c.Type, c.Reason, c.Message, tt.reason)
 				}
 			}
 		})

@@ -2,6 +2,7 @@ package aws
 
 import (
 	"context"
+	"errors"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -23,6 +24,9 @@ func (p *Provider) NodeClassStatus(ctx context.Context, nc *awsv1.EC2NodeClass) 
 		switch {
 		case err != nil:
 			c.Status, c.Reason, c.Message = metav1.ConditionFalse, "ResolutionFailed", err.Error()
+			if unsupported := (*unsupportedAliasError)(nil); errors.As(err, &unsupported) {
+				c.Reason = "UnsupportedAlias" // Karpenter's reason
+			}
 		case !ok:
 			c.Status, c.Reason, c.Message = metav1.ConditionFalse, notFoundReason, notFoundMessage
 		}

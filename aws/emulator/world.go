@@ -80,14 +80,8 @@ type instanceType struct {
 	Zones []string
 }
 
-// kubernetesVersions are the versions whose EKS AMI parameters exist: 1.28 to 1.40.
-func kubernetesVersions() []string {
-	var out []string
-	for minor := 28; minor <= 40; minor++ {
-		out = append(out, fmt.Sprintf("1.%d", minor))
-	}
-	return out
-}
+// The Kubernetes minor versions whose EKS AMI parameters exist: 1.28 to 1.40, AL2's to 1.32.
+const firstMinor, lastMinor, lastAL2Minor = 28, 40, 32
 
 // amiRelease is the release every public AMI claims (the emulator has one release per version).
 const amiRelease = "v20260701"
@@ -165,10 +159,12 @@ func (w *world) addSecurityGroups(cfg Config) {
 }
 
 // addImages creates the EKS optimized and Bottlerocket AMIs behind the public SSM parameters
-// for every Kubernetes version, and four custom AMIs owned by the account and tagged for
-// discovery (two per architecture, a month apart, so that "newest" has a meaning).
+// for every Kubernetes version (AL2's up to 1.32, as EKS publishes them), and four custom AMIs
+// owned by the account and tagged for discovery (two per architecture, a month apart, so that
+// "newest" has a meaning).
 func (w *world) addImages(cfg Config) {
-	for _, v := range kubernetesVersions() {
+	for minor := firstMinor; minor <= lastMinor; minor++ {
+		v := fmt.Sprintf("1.%d", minor)
 		for _, a := range []struct{ param, name, arch, owner string }{
 			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/standard/recommended/image_id", "amazon-eks-node-al2023-x86_64-standard-%s-" + amiRelease, "x86_64", eksAMIOwner},
 			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/arm64/standard/recommended/image_id", "amazon-eks-node-al2023-arm64-standard-%s-" + amiRelease, "arm64", eksAMIOwner},
@@ -183,6 +179,9 @@ func (w *world) addImages(cfg Config) {
 			{"/aws/service/bottlerocket/aws-k8s-%s-nvidia/x86_64/latest/image_id", "bottlerocket-aws-k8s-%s-nvidia-x86_64-v1.40.0-4a2f1c5e", "x86_64", bottlerocketAMIOwner},
 			{"/aws/service/bottlerocket/aws-k8s-%s-nvidia/arm64/latest/image_id", "bottlerocket-aws-k8s-%s-nvidia-aarch64-v1.40.0-4a2f1c5e", "arm64", bottlerocketAMIOwner},
 		} {
+			if al2 := strings.Contains(a.param, "/amazon-linux-2/") || strings.Contains(a.param, "/amazon-linux-2-"); al2 && minor > lastAL2Minor {
+				continue
+			}
 			name := fmt.Sprintf(a.name, v)
 			img := &image{
 				ID: hashID("ami", cfg.Region, name), Name: name, Arch: a.arch, OwnerID: a.owner, OwnerAlias: "amazon",
