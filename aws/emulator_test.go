@@ -2,6 +2,7 @@ package aws
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -664,6 +665,19 @@ func TestEmulatorDeleteAndGet(t *testing.T) {
 	// Every launch rendered the node class's user data, and measured its decoded size.
 	if got := env.measured.Of(journal.MeasureUserDataBytes); len(got) == 0 || got[0].NodeClass != "default" || got[0].Value < 100 {
 		t.Errorf("user data measured %+v, want the default node class's size", got)
+	}
+	// User data is measured before the template is made, as Karpenter measures it: one EC2
+	// refuses (too large, say) is measured too.
+	if err := env.em.FailNext("CreateLaunchTemplate", 1, "InvalidParameterValue"); err != nil {
+		t.Fatal(err)
+	}
+	measured := len(env.measured.Of(journal.MeasureUserDataBytes))
+	refused := &launchConfig{ImageID: "ami-refused", UserData: base64.StdEncoding.EncodeToString([]byte("#!/bin/sh")), NodeClass: "refused"}
+	if _, err := env.p.launchTemplate(ctx, refused); err == nil {
+		t.Error("a launch template EC2 refused was taken as made")
+	}
+	if got := env.measured.Of(journal.MeasureUserDataBytes); len(got) != measured+1 || got[measured].NodeClass != "refused" || got[measured].Value != 9 {
+		t.Errorf("user data measured %+v, want the refused template's 9 bytes last", got)
 	}
 	// A termination EC2 refuses is counted where the instance is.
 	if err := env.em.FailNext("TerminateInstances", 1, "InternalError"); err != nil {

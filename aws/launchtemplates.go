@@ -65,6 +65,11 @@ func (p *Provider) launchTemplate(ctx context.Context, cfg *launchConfig) (strin
 	if _, ok := p.templateCache.get(name); ok {
 		return name, nil
 	}
+	// As Karpenter, the user data's size is measured just before a template is made with it, so
+	// that one EC2 refuses as too large is measured too.
+	if raw, err := base64.StdEncoding.DecodeString(cfg.UserData); err == nil {
+		p.opts.Measure(journal.Measurement{Measure: journal.MeasureUserDataBytes, NodeClass: cfg.NodeClass, Value: float64(len(raw))})
+	}
 	_, err := p.clients.EC2.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{
 		LaunchTemplateName: sdkaws.String(name),
 		LaunchTemplateData: cfg.templateData(),
@@ -75,10 +80,6 @@ func (p *Provider) launchTemplate(ctx context.Context, cfg *launchConfig) (strin
 	})
 	if err != nil && errorCode(err) != "InvalidLaunchTemplateName.AlreadyExistsException" {
 		return "", fmt.Errorf("ec2 CreateLaunchTemplate %q (image %s): %w", name, cfg.ImageID, err)
-	}
-	// As Karpenter, the user data's size is measured when a template is made with it.
-	if raw, err := base64.StdEncoding.DecodeString(cfg.UserData); err == nil {
-		p.opts.Measure(journal.Measurement{Measure: journal.MeasureUserDataBytes, NodeClass: cfg.NodeClass, Value: float64(len(raw))})
 	}
 	p.templateCache.set(name, struct{}{})
 	return name, nil
