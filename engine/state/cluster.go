@@ -3,6 +3,7 @@ package state
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -68,6 +69,8 @@ type Cluster struct {
 	// unwatched says, per kind the identity may not read, why it is not watched.
 	unwatched map[string]string
 	version   uint64
+	// last is the latest snapshot built, shared until the version changes.
+	last atomic.Pointer[Snapshot]
 	// provisioning counts the changes that may need new capacity: a pod becoming or staying
 	// provisionable, a NodeClaim or NodePool going away or changing.
 	provisioning uint64
@@ -367,16 +370,11 @@ func (c *Cluster) NodeClass(name string) *awsv1.EC2NodeClass {
 }
 
 // AnyNodePool reports whether some NodePool satisfies f, without building a snapshot.
-func (c *Cluster) AnyNodePool(f func(*karpv1.NodePool) bool) bool { return anyOf(c, c.nodePools, f) }
-
-// AnyNodeClaim reports whether some NodeClaim satisfies f, without building a snapshot.
-func (c *Cluster) AnyNodeClaim(f func(*karpv1.NodeClaim) bool) bool { return anyOf(c, c.nodeClaims, f) }
-
-func anyOf[K comparable, V any](c *Cluster, m map[K]V, f func(V) bool) bool {
+func (c *Cluster) AnyNodePool(f func(*karpv1.NodePool) bool) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	for _, v := range m {
-		if f(v) {
+	for _, np := range c.nodePools {
+		if f(np) {
 			return true
 		}
 	}

@@ -132,3 +132,38 @@ func TestSnapshotPodOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestSnapshotSharedUntilChange: snapshots of one version share their view, each with its own
+// time; any change (a pod, a nomination, a mark) gives the next one a fresh view.
+func TestSnapshotSharedUntilChange(t *testing.T) {
+	clk := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	c := NewCluster(clk)
+	c.UpdateNode(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}})
+	c.UpdateNodeClaim(&karpv1.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "claim"}})
+	first := c.Snapshot()
+	clk.Step(time.Second)
+	second := c.Snapshot()
+	if &first.Nodes[0] != &second.Nodes[0] || !second.Time.Equal(clk.Now()) || !first.Time.Before(second.Time) {
+		t.Errorf("two snapshots of one version: shared view %v, times %v and %v", &first.Nodes[0] == &second.Nodes[0], first.Time, second.Time)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func()
+		seen   func(*Snapshot) bool
+	}{
+		{"a pod", func() {
+			c.UpdatePod(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "p"}, Spec: corev1.PodSpec{NodeName: "n1"},
+				Status: corev1.PodStatus{Phase: corev1.PodRunning}})
+		}, func(s *Snapshot) bool { return len(s.NodeByName("n1").Pods) == 1 }},
+		{"a nomination", func() { c.Nominate("claim", clk.Now().Add(time.Minute)) },
+			func(s *Snapshot) bool { return s.NodeByName("claim").Nominated(clk.Now()) }},
+		{"a mark", func() { c.MarkForDeletion("claim") }, func(s *Snapshot) bool { return s.NodeByName("claim").MarkedForDeletion }},
+		{"a node gone", func() { c.DeleteNode("n1") }, func(s *Snapshot) bool { return s.NodeByName("n1") == nil }},
+	} {
+		before := c.Snapshot()
+		tc.change()
+		if after := c.Snapshot(); after.Version == before.Version || !tc.seen(after) {
+			t.Errorf("%s: the snapshot after it does not show it (version %d, before %d)", tc.name, after.Version, before.Version)
+		}
+	}
+}

@@ -52,12 +52,25 @@ type Node struct {
 	MarkedForDeletion bool
 }
 
-// Snapshot returns the current view.
+// Snapshot returns the current view. Every loop a change wakes asks for one: the view of a
+// version is built once and shared (it is immutable), each caller getting its own Time.
 func (c *Cluster) Snapshot() *Snapshot {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	// Under the read lock the version cannot change, so concurrent builders store the same view.
+	s := c.last.Load()
+	if s == nil || s.Version != c.version {
+		s = c.build()
+		c.last.Store(s)
+	}
+	out := *s
+	out.Time = c.clock.Now()
+	return &out
+}
+
+// build makes the view of the current version; the caller holds the lock.
+func (c *Cluster) build() *Snapshot {
 	s := &Snapshot{
-		Time:        c.clock.Now(),
 		Version:     c.version,
 		NodePools:   sortedValues(c.nodePools, strings.Compare),
 		NodeClaims:  sortedValues(c.nodeClaims, strings.Compare),
@@ -86,7 +99,7 @@ func (c *Cluster) Snapshot() *Snapshot {
 	}
 	joined := map[string]bool{}
 	for _, n := range sortedValues(c.nodes, strings.Compare) {
-		sn := &Node{Node: n, Pods: onNode[n.Name], LastPodEvent: c.lastPodEvent[n.Name], NominatedUntil: c.nominated[n.Name]}
+		sn := &Node{Node: n, Pods: slices.Clip(onNode[n.Name]), LastPodEvent: c.lastPodEvent[n.Name], NominatedUntil: c.nominated[n.Name]}
 		if nc := claimByProvider[n.Spec.ProviderID]; nc != nil && n.Spec.ProviderID != "" {
 			sn.NodeClaim = nc
 			joined[nc.Name] = true

@@ -55,10 +55,6 @@ func New(cluster *state.Cluster, exec *executor.Executor, j *journal.Journal, c 
 func (c *Controller) Reconcile(ctx context.Context) {
 	// Karpenter terminates instances in its NodeClaim lifecycle controller.
 	ctx = cloudprovider.WithController(ctx, "nodeclaim.lifecycle")
-	// The loop runs on every cluster change: with no NodeClaim being deleted, skip the snapshot.
-	if !c.cluster.AnyNodeClaim(func(nc *karpv1.NodeClaim) bool { return nc.DeletionTimestamp != nil }) {
-		return
-	}
 	snap := c.cluster.Snapshot()
 	if !snap.Synced {
 		return
