@@ -165,21 +165,24 @@ func (w *world) addSecurityGroups(cfg Config) {
 func (w *world) addImages(cfg Config) {
 	for minor := firstMinor; minor <= lastMinor; minor++ {
 		v := fmt.Sprintf("1.%d", minor)
-		for _, a := range []struct{ param, name, arch, owner string }{
-			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/standard/recommended/image_id", "amazon-eks-node-al2023-x86_64-standard-%s-" + amiRelease, "x86_64", eksAMIOwner},
-			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/arm64/standard/recommended/image_id", "amazon-eks-node-al2023-arm64-standard-%s-" + amiRelease, "arm64", eksAMIOwner},
-			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/nvidia/recommended/image_id", "amazon-eks-node-al2023-x86_64-nvidia-%s-" + amiRelease, "x86_64", eksAMIOwner},
-			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/arm64/nvidia/recommended/image_id", "amazon-eks-node-al2023-arm64-nvidia-%s-" + amiRelease, "arm64", eksAMIOwner},
-			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/neuron/recommended/image_id", "amazon-eks-node-al2023-x86_64-neuron-%s-" + amiRelease, "x86_64", eksAMIOwner},
-			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2/recommended/image_id", "amazon-eks-node-%s-" + amiRelease, "x86_64", eksAMIOwner},
-			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2-arm64/recommended/image_id", "amazon-eks-arm64-node-%s-" + amiRelease, "arm64", eksAMIOwner},
-			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2-gpu/recommended/image_id", "amazon-eks-gpu-node-%s-" + amiRelease, "x86_64", eksAMIOwner},
-			{"/aws/service/bottlerocket/aws-k8s-%s/x86_64/latest/image_id", "bottlerocket-aws-k8s-%s-x86_64-v1.40.0-4a2f1c5e", "x86_64", bottlerocketAMIOwner},
-			{"/aws/service/bottlerocket/aws-k8s-%s/arm64/latest/image_id", "bottlerocket-aws-k8s-%s-aarch64-v1.40.0-4a2f1c5e", "arm64", bottlerocketAMIOwner},
-			{"/aws/service/bottlerocket/aws-k8s-%s-nvidia/x86_64/latest/image_id", "bottlerocket-aws-k8s-%s-nvidia-x86_64-v1.40.0-4a2f1c5e", "x86_64", bottlerocketAMIOwner},
-			{"/aws/service/bottlerocket/aws-k8s-%s-nvidia/arm64/latest/image_id", "bottlerocket-aws-k8s-%s-nvidia-aarch64-v1.40.0-4a2f1c5e", "arm64", bottlerocketAMIOwner},
+		for _, a := range []struct {
+			param, name, arch, owner string
+			last                     int // the last minor version it is published for; 0: all
+		}{
+			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/standard/recommended/image_id", "amazon-eks-node-al2023-x86_64-standard-%s-" + amiRelease, "x86_64", eksAMIOwner, 0},
+			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/arm64/standard/recommended/image_id", "amazon-eks-node-al2023-arm64-standard-%s-" + amiRelease, "arm64", eksAMIOwner, 0},
+			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/nvidia/recommended/image_id", "amazon-eks-node-al2023-x86_64-nvidia-%s-" + amiRelease, "x86_64", eksAMIOwner, 0},
+			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/arm64/nvidia/recommended/image_id", "amazon-eks-node-al2023-arm64-nvidia-%s-" + amiRelease, "arm64", eksAMIOwner, 0},
+			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/neuron/recommended/image_id", "amazon-eks-node-al2023-x86_64-neuron-%s-" + amiRelease, "x86_64", eksAMIOwner, 0},
+			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2/recommended/image_id", "amazon-eks-node-%s-" + amiRelease, "x86_64", eksAMIOwner, lastAL2Minor},
+			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2-arm64/recommended/image_id", "amazon-eks-arm64-node-%s-" + amiRelease, "arm64", eksAMIOwner, lastAL2Minor},
+			{"/aws/service/eks/optimized-ami/%s/amazon-linux-2-gpu/recommended/image_id", "amazon-eks-gpu-node-%s-" + amiRelease, "x86_64", eksAMIOwner, lastAL2Minor},
+			{"/aws/service/bottlerocket/aws-k8s-%s/x86_64/latest/image_id", "bottlerocket-aws-k8s-%s-x86_64-v1.40.0-4a2f1c5e", "x86_64", bottlerocketAMIOwner, 0},
+			{"/aws/service/bottlerocket/aws-k8s-%s/arm64/latest/image_id", "bottlerocket-aws-k8s-%s-aarch64-v1.40.0-4a2f1c5e", "arm64", bottlerocketAMIOwner, 0},
+			{"/aws/service/bottlerocket/aws-k8s-%s-nvidia/x86_64/latest/image_id", "bottlerocket-aws-k8s-%s-nvidia-x86_64-v1.40.0-4a2f1c5e", "x86_64", bottlerocketAMIOwner, 0},
+			{"/aws/service/bottlerocket/aws-k8s-%s-nvidia/arm64/latest/image_id", "bottlerocket-aws-k8s-%s-nvidia-aarch64-v1.40.0-4a2f1c5e", "arm64", bottlerocketAMIOwner, 0},
 		} {
-			if al2 := strings.Contains(a.param, "/amazon-linux-2/") || strings.Contains(a.param, "/amazon-linux-2-"); al2 && minor > lastAL2Minor {
+			if a.last != 0 && minor > a.last {
 				continue
 			}
 			name := fmt.Sprintf(a.name, v)
