@@ -27,6 +27,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
@@ -153,6 +154,15 @@ func (c *cluster) firstLaunch() time.Time {
 		}
 	}
 	return first
+}
+
+// run starts the controller named (demo.ControllerKarpenter or demo.ControllerNodepilot); stop
+// stops it.
+func (c *cluster) run(controller string) (stop func()) {
+	if controller == demo.ControllerKarpenter {
+		return c.karpenter()
+	}
+	return c.nodepilot()
 }
 
 // karpenter starts the real Karpenter controller; stop stops it.
@@ -374,8 +384,7 @@ func TestSameWorkloadBothControllers(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			run := func(controller string) outcome {
 				c := start(t, 6*time.Minute, s)
-				stop := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}[controller]()
-				defer stop()
+				defer c.run(controller)()
 				c.ready(2 * time.Minute)
 				c.place()
 				f := c.waitFor(4*time.Minute, controller+" running "+s.name, settled)
@@ -419,14 +428,13 @@ func TestSameWorkloadBothControllers(t *testing.T) {
 func handOver(t *testing.T, first, second string) {
 	c := start(t, 8*time.Minute, scenarios[0])
 	c.place()
-	runs := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}
-	stopFirst := runs[first]()
+	stopFirst := c.run(first)
 	before := c.waitFor(4*time.Minute, first+" running inflate", settled)
 	// Let the first controller finish what it does after a launch (status, tags, profiles).
 	time.Sleep(10 * time.Second)
 	before = c.fleet()
 	stopFirst()
-	stopSecond := runs[second]()
+	stopSecond := c.run(second)
 	defer stopSecond()
 	t.Logf("%s hands %d nodeclaims %v (instances %v, profile %s) to %s", first, len(before.claims), before.names(), before.instances, before.profile, second)
 	time.Sleep(45 * time.Second) // past a disruption pass and its validation, and a status round
@@ -536,8 +544,7 @@ func TestIgnoredPodBothControllers(t *testing.T) {
 		t.Run(controller, func(t *testing.T) {
 			c := start(t, 4*time.Minute, scenario{"ignored", []string{"common", "ignored"}, 0})
 			c.place()
-			stop := map[string]func() func(){demo.ControllerKarpenter: c.karpenter, demo.ControllerNodepilot: c.nodepilot}[controller]()
-			defer stop()
+			defer c.run(controller)()
 			deadline := time.Now().Add(2 * time.Minute)
 			for {
 				events, err := c.env.Clients().Kube.CoreV1().Events("default").List(c.ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=pinned"})
@@ -556,6 +563,36 @@ func TestIgnoredPodBothControllers(t *testing.T) {
 			}
 			if n := len(c.env.App.Cluster.Snapshot().NodeClaims); n != 0 {
 				t.Errorf("%s made %d nodeclaims for a pod it ignores", controller, n)
+			}
+		})
+	}
+}
+
+// TestUnsupportedAliasBothControllers: on the local control plane's Kubernetes (1.37) an al2@
+// alias has no AMI, and both controllers say so alike: AMIsReady False, reason UnsupportedAlias,
+// and the EC2NodeClass not Ready.
+func TestUnsupportedAliasBothControllers(t *testing.T) {
+	for _, controller := range []string{demo.ControllerKarpenter, demo.ControllerNodepilot} {
+		t.Run(controller, func(t *testing.T) {
+			c := start(t, 4*time.Minute, scenario{"al2", []string{"al2"}, 0})
+			defer c.run(controller)()
+			deadline := time.Now().Add(2 * time.Minute)
+			for {
+				var amis *metav1.Condition
+				if nc := c.env.App.Cluster.Snapshot().NodeClass("al2"); nc != nil {
+					amis = meta.FindStatusCondition(nc.Status.Conditions, awsv1.ConditionTypeAMIsReady)
+					if amis != nil && amis.Status == metav1.ConditionFalse {
+						if amis.Reason != "UnsupportedAlias" || meta.IsStatusConditionTrue(nc.Status.Conditions, awsv1.ConditionTypeReady) {
+							t.Errorf("%s: AMIsReady False with reason %s (%s), Ready %v; want reason UnsupportedAlias, not Ready", controller,
+								amis.Reason, amis.Message, meta.IsStatusConditionTrue(nc.Status.Conditions, awsv1.ConditionTypeReady))
+						}
+						return
+					}
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s did not refuse the al2@latest alias within 2m: AMIsReady %+v (logs in %s)", controller, amis, c.env.Cluster.Dir)
+				}
+				time.Sleep(time.Second)
 			}
 		})
 	}
