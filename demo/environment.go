@@ -40,6 +40,9 @@ type Options struct {
 	// runs its Node registers; InterruptionNotice how long a spot interruption warning comes
 	// before the instance is taken back (AWS: two minutes).
 	BootDelay, JoinDelay, InterruptionNotice time.Duration
+	// HoldSpotPrices keeps the emulator's spot prices still, so that runs at different times
+	// see one market (a benchmark comparing controllers); they move every 10 minutes otherwise.
+	HoldSpotPrices bool
 	// Autoscaler tunes the loops (dry run included).
 	Autoscaler autoscaler.Options
 	// Manifests are the objects applied (their *.yaml files); the demo's seeds when nil.
@@ -143,7 +146,7 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	emuCfg.ClusterName, emuCfg.BootDelay, emuCfg.InterruptionNotice = ClusterName, opts.BootDelay, opts.InterruptionNotice
 	// The catalog's zones, which plan uses too: both say the same of where capacity exists.
 	emuCfg.Zones = cat.Zones()
-	emuCfg.ShutdownDelay, emuCfg.Seed = 2*time.Second, 1
+	emuCfg.ShutdownDelay, emuCfg.Seed, emuCfg.HoldSpotPrices = 2*time.Second, 1, opts.HoldSpotPrices
 	// What EKS would say of this cluster: Karpenter reads its service CIDR for AL2023 nodes.
 	emuCfg.Cluster = emulator.EKSCluster{Endpoint: env.Cluster.RESTConfig().Host, ServiceCIDR: localcluster.ServiceCIDR,
 		Version: version.Major + "." + strings.TrimSuffix(version.Minor, "+")}

@@ -139,3 +139,27 @@ func TestDescribeSpotPriceHistoryQueries(t *testing.T) {
 		})
 	}
 }
+
+func TestHeldSpotPricesAreOneMarket(t *testing.T) {
+	_, fc, c := startFake(t, Config{Seed: 42, HoldSpotPrices: true})
+	first := latestSpotPrices(t, c, fc.Now())
+	_, _, mc := startFake(t, Config{Seed: 42})
+	moving := latestSpotPrices(t, mc, testStart)
+	differ := 0
+	for k, v := range moving {
+		if first[k] != v {
+			differ++
+		}
+	}
+	if len(first) != len(moving) || differ == 0 {
+		t.Fatalf("held prices (%d) are the moving market's (%d, %d differ): the test shows nothing", len(first), len(moving), differ)
+	}
+	for step := range 6 {
+		fc.Step(10 * time.Minute)
+		for k, v := range latestSpotPrices(t, c, fc.Now()) {
+			if first[k] != v {
+				t.Fatalf("step %d: %s moved from %v to %v", step+1, k, first[k], v)
+			}
+		}
+	}
+}

@@ -58,6 +58,9 @@ type Config struct {
 	CallLatency time.Duration
 	// SpotPriceInterval is how often spot prices move (default 10m).
 	SpotPriceInterval time.Duration
+	// HoldSpotPrices keeps every spot price at its first step's value, whenever it is asked,
+	// so that runs at different times see one market (a benchmark comparing two controllers).
+	HoldSpotPrices bool
 	// InterruptionNotice is how long after a spot or capacity reservation interruption warning
 	// the instance is taken back (default InterruptionNotice, AWS's two minutes; the demo
 	// shortens it so that the story fits in a few minutes).
@@ -233,7 +236,7 @@ func start(ctx context.Context, cfg Config, listen string) (*Emulator, error) {
 	}
 	e.faults.latency = map[string]time.Duration{}
 	e.world = newWorld(cfg, cat)
-	e.prices = newSpotPrices(cfg.Seed, cfg.SpotPriceInterval)
+	e.prices = newSpotPrices(cfg.Seed, cfg.SpotPriceInterval, cfg.HoldSpotPrices)
 	e.queues[cfg.QueueName] = newQueue(cfg.QueueName, e.clock.Now(), queueAttributes{})
 	e.addDefaultProfile()
 	e.admin = e.adminHandler()

@@ -18,7 +18,9 @@ import (
 type spotPrices struct {
 	seed     int64
 	interval time.Duration
-	cache    map[priceKey]cachedPrice
+	// held prices every step as step 0; timestamps still follow the clock.
+	held  bool
+	cache map[priceKey]cachedPrice
 }
 
 type priceKey struct{ instanceType, zone string }
@@ -34,8 +36,8 @@ const (
 	walkScale = 0.06
 )
 
-func newSpotPrices(seed int64, interval time.Duration) *spotPrices {
-	return &spotPrices{seed: seed, interval: interval, cache: map[priceKey]cachedPrice{}}
+func newSpotPrices(seed int64, interval time.Duration, held bool) *spotPrices {
+	return &spotPrices{seed: seed, interval: interval, held: held, cache: map[priceKey]cachedPrice{}}
 }
 
 // step is the index of the price period that contains t.
@@ -50,6 +52,9 @@ func (p *spotPrices) stepStart(k int64) time.Time {
 
 // price is the spot price of t in z during step k.
 func (p *spotPrices) price(t *instanceType, z zone, k int64) float64 {
+	if p.held {
+		k = 0
+	}
 	key := priceKey{t.Name, z.Name}
 	if c, ok := p.cache[key]; ok && c.step == k {
 		return c.price
