@@ -19,14 +19,17 @@ func planCommand(out io.Writer) *cobra.Command {
 	var files []string
 	var output string
 	var zones []string
+	var atMax bool
 	var solve solveFlags
 	cmd := &cobra.Command{
-		Use:   "plan -f FILE|DIR [-f ...] [-o table|json|yaml]",
+		Use:   "plan -f FILE|DIR [-f ...] [--at-max] [-o table|json|yaml]",
 		Short: "Show the nodes Karpenter would launch for these manifests, and why any pod cannot be placed",
 		Long: `plan reads NodePools, EC2NodeClasses, workloads (Pods, Deployments, ReplicaSets, StatefulSets,
-Jobs), DaemonSets, Nodes and PodDisruptionBudgets from files or folders, and prints the NodeClaims
-it would launch over the embedded us-east-1 catalog, the pods it would put on existing nodes, and
-every pod it cannot place with a reason per NodePool. Spot prices are synthetic estimates.
+Jobs), DaemonSets, Nodes, PodDisruptionBudgets, HorizontalPodAutoscalers and KEDA ScaledObjects from
+files or folders, and prints the NodeClaims it would launch over the embedded us-east-1 catalog, the
+pods it would put on existing nodes, every pod it cannot place with a reason per NodePool, and each
+NodePool's limits against what the plan would hold. Workloads run at their replicas as written, or
+with --at-max at their scalers' maximums (the peak). Spot prices are synthetic estimates.
 Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -40,7 +43,11 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 			if err != nil {
 				return err
 			}
-			set, err := manifest.Load(files...)
+			loaded, err := manifest.Load(files...)
+			if err != nil {
+				return err
+			}
+			set, err := loaded.Scaled(atMax)
 			if err != nil {
 				return err
 			}
@@ -59,11 +66,12 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 			if note := packingNote(pr.Input, r); note != "" {
 				notes = append(notes, note)
 			}
-			return plan.Render(out, plan.From(r, pr.Static, notes), output)
+			return plan.Render(out, plan.From(pr, r, notes), output)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&files, "filename", "f", nil, "a manifest file or a folder of them (repeatable)")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
+	cmd.Flags().BoolVar(&atMax, "at-max", false, "plan every workload a HorizontalPodAutoscaler or ScaledObject scales at its maximum replicas")
 	cmd.Flags().StringSliceVar(&zones, "zones", nil, "plan in these zones only, comma-separated (default: every zone of the catalog, which the demo's emulator also has)")
 	solve.register(cmd.Flags(), scheduling.DefaultOptions())
 	return cmd

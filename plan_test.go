@@ -368,3 +368,62 @@ spec:
 		})
 	}
 }
+
+// TestPlanAtMax: a workload an HPA scales is planned at its replicas as written, or with --at-max
+// at the HPA's maximum, where the NodePool's cpu limit leaves pods unplaced and says so.
+func TestPlanAtMax(t *testing.T) {
+	files := []string{"-o", "json", "-f", seeds + "07-nodepool-general-purpose.yaml", "-f", seeds + "08-ec2nodeclass-default.yaml",
+		"-f", seeds + "06-inflate.yaml", "-f", "testdata/manifests/hpa-inflate.yaml"}
+	for _, tc := range []struct {
+		atMax         bool
+		placed        int
+		unschedulable bool
+		note          string
+	}{
+		{false, 5, false, "planned at the 5 it has (--at-max plans 1200)"},
+		{true, 800, true, "planned at its maximum, 1200 (it has 5)"},
+	} {
+		t.Run(fmt.Sprint("at-max=", tc.atMax), func(t *testing.T) {
+			out, errOut, code := runPlan(t, append(files, fmt.Sprint("--at-max=", tc.atMax))...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var p plan.Plan
+			if err := json.Unmarshal([]byte(out), &p); err != nil {
+				t.Fatal(err)
+			}
+			placed := 0
+			for _, nc := range p.NodeClaims {
+				placed += len(nc.Pods)
+			}
+			if tc.unschedulable && (placed < tc.placed || placed+len(p.Unschedulable) != 1200) || !tc.unschedulable && (placed != tc.placed || len(p.Unschedulable) != 0) {
+				t.Errorf("%d pods placed, %d unschedulable", placed, len(p.Unschedulable))
+			}
+			cpu := p.Limits[0]
+			if len(p.Limits) != 2 || cpu.NodePool != "general-purpose" || cpu.Resource != "cpu" || cpu.Limit.String() != "1k" ||
+				cpu.Reached != tc.unschedulable || cpu.Planned.Cmp(cpu.Limit) > 0 {
+				t.Errorf("limits %+v", p.Limits)
+			}
+			if !strings.Contains(strings.Join(p.Notes, "\n"), `HorizontalPodAutoscaler "default/inflate" scales Deployment inflate between 1 and 1200 replicas: `+tc.note) {
+				t.Errorf("notes %q", p.Notes)
+			}
+		})
+	}
+	bad := t.TempDir() + "/hpa.yaml"
+	if err := os.WriteFile(bad, []byte(strings.Replace(mustRead(t, "testdata/manifests/hpa-inflate.yaml"), "maxReplicas: 1200", "maxReplicas: 0", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runPlan(t, "--at-max", "-f", seeds+"06-inflate.yaml", "-f", bad)
+	if want := bad + `: document 1: HorizontalPodAutoscaler "default/inflate": spec.maxReplicas: must be greater than or equal to 1`; code != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, %q; want 1 and %q", code, errOut, want)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -24,7 +24,7 @@ func TestNotesAreBounded(t *testing.T) {
 			for i := range notes {
 				notes[i] = fmt.Sprintf("note %d", i)
 			}
-			p := From(&scheduling.Results{}, nil, notes)
+			p := From(&Problem{Input: &scheduling.Input{}}, &scheduling.Results{}, notes)
 			if len(p.Notes) != tc.shown || p.NotesOmitted != tc.omitted {
 				t.Fatalf("%d notes shown, %d omitted; want %d and %d", len(p.Notes), p.NotesOmitted, tc.shown, tc.omitted)
 			}

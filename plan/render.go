@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
@@ -17,10 +20,12 @@ import (
 
 // Plan is the stable shape of `nodepilot plan -o json|yaml` (documented in the README).
 type Plan struct {
-	NodeClaims        []NodeClaim     `json:"nodeClaims"`
-	ExistingNodes     []ExistingNode  `json:"existingNodes"`
-	Unschedulable     []Unschedulable `json:"unschedulable"`
-	TotalPricePerHour float64         `json:"totalPricePerHour"`
+	NodeClaims    []NodeClaim     `json:"nodeClaims"`
+	ExistingNodes []ExistingNode  `json:"existingNodes"`
+	Unschedulable []Unschedulable `json:"unschedulable"`
+	// Limits are the NodePools' limits against what the plan would have them hold.
+	Limits            []Limit `json:"limits"`
+	TotalPricePerHour float64 `json:"totalPricePerHour"`
 	// SyntheticPrices is true when some price in the plan is a synthetic spot price.
 	SyntheticPrices bool `json:"syntheticPrices"`
 	// Notes are at most MaxNotes notes; NotesOmitted counts those left out.
@@ -72,10 +77,11 @@ type Reason struct {
 	Hint    string `json:"hint,omitempty"`
 }
 
-// From builds the stable plan from a solve's results: the static NodePools' nodes first (with the
-// pods the solve put on them), then the NodeClaims launched for pods.
-func From(r *scheduling.Results, static []Static, notes []string) *Plan {
-	p := &Plan{NodeClaims: []NodeClaim{}, ExistingNodes: []ExistingNode{}, Unschedulable: []Unschedulable{}}
+// From builds the stable plan from the solve of a problem: the static NodePools' nodes first
+// (with the pods the solve put on them), then the NodeClaims launched for pods.
+func From(pr *Problem, r *scheduling.Results, notes []string) *Plan {
+	static := pr.Static
+	p := &Plan{NodeClaims: []NodeClaim{}, ExistingNodes: []ExistingNode{}, Unschedulable: []Unschedulable{}, Limits: limits(pr.Input, r)}
 	p.Notes, p.NotesOmitted = notes[:min(len(notes), MaxNotes)], max(len(notes)-MaxNotes, 0)
 	// The solve places pods on a static NodePool's planned nodes as on existing ones.
 	existing := map[string][]*corev1.Pod{}
@@ -185,6 +191,19 @@ func renderTable(w io.Writer, p *Plan) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if len(p.Limits) > 0 {
+		fmt.Fprintln(tw, "\nNODEPOOL LIMITS\nNODEPOOL\tRESOURCE\tPLANNED\tLIMIT\tSTATE")
+		for _, l := range p.Limits {
+			reached := "within"
+			if l.Reached {
+				reached = "pods refused at its limits"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.NodePool, l.Resource, inUnitOf(l.Planned, l.Limit), l.Limit.String(), reached)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	if len(p.Unschedulable) > 0 {
 		fmt.Fprintf(w, "\nUNSCHEDULABLE PODS (%d)\n", len(p.Unschedulable))
 		for _, u := range p.Unschedulable {
@@ -224,6 +243,21 @@ func price(v float64, source string) string {
 		return dollars(v) + "*"
 	}
 	return dollars(v)
+}
+
+// inUnitOf writes a binary quantity in the unit of the limit it is set against (Gi beside
+// 2000Gi), so that the two read side by side.
+func inUnitOf(q, limit resource.Quantity) string {
+	s := limit.String()
+	for _, unit := range []struct {
+		suffix string
+		scale  float64
+	}{{"Ti", 1 << 40}, {"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}} {
+		if strings.HasSuffix(s, unit.suffix) {
+			return strconv.FormatFloat(math.Ceil(q.AsApproximateFloat64()/unit.scale), 'f', -1, 64) + unit.suffix
+		}
+	}
+	return q.String()
 }
 
 func dollars(v float64) string { return fmt.Sprintf("$%.4f", v) }

@@ -63,5 +63,8 @@ func (c *addContext) claim(kind, namespace, name string) bool {
 
 // note records something skipped or assumed about the object.
 func (c *addContext) note(format string, args ...interface{}) {
-	c.set.Notes = append(c.set.Notes, fmt.Sprintf("%s: document %d: %s: %s", c.file, c.document, c.object, fmt.Sprintf(format, args...)))
+	c.set.Notes = append(c.set.Notes, fmt.Sprintf("%s: %s: %s", c.at(), c.object, fmt.Sprintf(format, args...)))
 }
+
+// at is where the object is: its file and document.
+func (c *addContext) at() string { return fmt.Sprintf("%s: document %d", c.file, c.document) }

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -43,6 +44,10 @@ func lookupHandler(apiVersion, kind string) (handler, bool) {
 		return handler{func() interface{} { return &batchv1.Job{} }, addJob}, true
 	case "policy/v1 PodDisruptionBudget":
 		return handler{func() interface{} { return &policyv1.PodDisruptionBudget{} }, addPDB}, true
+	case "autoscaling/v2 HorizontalPodAutoscaler":
+		return handler{func() interface{} { return &autoscalingv2.HorizontalPodAutoscaler{} }, addHPA}, true
+	case "keda.sh/v1alpha1 ScaledObject":
+		return handler{func() interface{} { return &ScaledObject{} }, addScaledObject}, true
 	}
 	return handler{}, false
 }
@@ -62,6 +67,10 @@ func supportedVersion(kind string) (string, bool) {
 		return "batch/v1", true
 	case "PodDisruptionBudget":
 		return "policy/v1", true
+	case "HorizontalPodAutoscaler":
+		return "autoscaling/v2", true
+	case "ScaledObject":
+		return "keda.sh/v1alpha1", true
 	}
 	return "", false
 }

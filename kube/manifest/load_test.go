@@ -55,7 +55,6 @@ func TestLoadSeedsFolder(t *testing.T) {
 		`01-ec2nodeclass-default-ec2.yaml: document 1: EC2NodeClass "default-ec2": Karpenter v1.14 refuses it (spec.amiSelectorTerms: Required value); planned with [{alias: al2@latest}] from amiFamily AL2, as Karpenter's v1beta1 conversion does; fix: add amiSelectorTerms: [{alias: al2@latest}]`,
 		`02-nodepool-on-demand-general.yaml: document 1: NodePool "on-demand-general": Karpenter v1.14 refuses it (spec.disruption.consolidateAfter: Required value); planned with consolidateAfter 0s; fix: add consolidateAfter: 0s under spec.disruption`,
 		`03-nodepool-spot-batch.yaml: document 1: NodePool "spot-batch": Karpenter v1.14 refuses it (spec.disruption.consolidateAfter: Required value); planned with consolidateAfter 0s; fix: add consolidateAfter: 0s under spec.disruption`,
-		`12-keda-cron-scaledobject.yaml: document 1: skipped keda.sh/v1alpha1 ScaledObject "php-apache-cron-scaled" (not used by planning)`,
 	}, " "))
 }
 

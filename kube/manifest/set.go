@@ -18,6 +18,9 @@ type Set struct {
 	// ReplicaSets, StatefulSets and Jobs would create. They are pending (PodScheduled false,
 	// Unschedulable) unless spec.nodeName binds them to a node.
 	Pods []*corev1.Pod
+	// Workloads made the pods that are not Pod documents; Scalers scale some of them.
+	Workloads []*Workload
+	Scalers   []Scaler
 	// DaemonSets are kept whole: their pods are overhead on every node, not pods to place.
 	DaemonSets []*appsv1.DaemonSet
 	Nodes      []*corev1.Node
@@ -31,6 +34,8 @@ func (s *Set) add(other *Set) {
 	s.NodeClaims = append(s.NodeClaims, other.NodeClaims...)
 	s.EC2NodeClasses = append(s.EC2NodeClasses, other.EC2NodeClasses...)
 	s.Pods = append(s.Pods, other.Pods...)
+	s.Workloads = append(s.Workloads, other.Workloads...)
+	s.Scalers = append(s.Scalers, other.Scalers...)
 	s.DaemonSets = append(s.DaemonSets, other.DaemonSets...)
 	s.Nodes = append(s.Nodes, other.Nodes...)
 	s.PDBs = append(s.PDBs, other.PDBs...)

@@ -8,6 +8,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -51,7 +52,7 @@ func addJob(c *addContext, obj interface{}) {
 	expand(c, workload{"batch/v1", "Job", &job.ObjectMeta, &job.Spec.Template, count, field.NewPath("spec", "parallelism")})
 }
 
-// expand adds the pods of a workload, named <workload>-<i> from 0, in the workload's namespace,
+// expand adds a workload and its pods, named <workload>-<i> from 0, in the workload's namespace,
 // with the template's labels, annotations and spec and the workload as controller owner.
 func expand(c *addContext, w workload) {
 	errs := validateMeta(w.meta, true)
@@ -66,25 +67,70 @@ func expand(c *addContext, w workload) {
 		return
 	}
 	setUID(w.meta, w.kind)
-	controller := true
-	owner := metav1.OwnerReference{APIVersion: w.apiVersion, Kind: w.kind, Name: w.meta.Name, UID: w.meta.UID, Controller: &controller}
-	for i := int32(0); i < n; i++ {
-		pod := &corev1.Pod{
-			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
-			ObjectMeta: metav1.ObjectMeta{
-				Name:            fmt.Sprintf("%s-%d", w.meta.Name, i),
-				Namespace:       w.meta.Namespace,
-				Labels:          maps.Clone(w.template.Labels),
-				Annotations:     maps.Clone(w.template.Annotations),
-				OwnerReferences: []metav1.OwnerReference{owner},
-			},
-			Spec: *w.template.Spec.DeepCopy(),
-		}
+	wl := &Workload{Kind: w.kind, Namespace: w.meta.Namespace, Name: w.meta.Name, Replicas: n, apiVersion: w.apiVersion, uid: w.meta.UID, template: w.template}
+	c.set.Workloads = append(c.set.Workloads, wl)
+	for i := range n {
+		pod := wl.pod(i)
 		if !c.claim("Pod", pod.Namespace, pod.Name) {
 			continue
 		}
-		setUID(&pod.ObjectMeta, "Pod")
-		setPodStatus(pod)
 		c.set.Pods = append(c.set.Pods, pod)
 	}
+}
+
+// Workload is a Deployment, ReplicaSet, StatefulSet or Job of the manifests.
+type Workload struct {
+	Kind, Namespace, Name string
+	// Replicas is how many pods it runs as written.
+	Replicas int32
+
+	apiVersion string
+	uid        types.UID
+	template   *corev1.PodTemplateSpec
+}
+
+func (w *Workload) String() string { return w.Kind + " " + w.Name }
+
+// pod is its pod number i, pending as the API server would show it.
+func (w *Workload) pod(i int32) *corev1.Pod {
+	controller := true
+	pod := &corev1.Pod{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        fmt.Sprintf("%s-%d", w.Name, i),
+			Namespace:   w.Namespace,
+			Labels:      maps.Clone(w.template.Labels),
+			Annotations: maps.Clone(w.template.Annotations),
+			OwnerReferences: []metav1.OwnerReference{
+				{APIVersion: w.apiVersion, Kind: w.Kind, Name: w.Name, UID: w.uid, Controller: &controller}},
+		},
+		Spec: *w.template.Spec.DeepCopy(),
+	}
+	setUID(&pod.ObjectMeta, "Pod")
+	setPodStatus(pod)
+	return pod
+}
+
+// workload finds a workload by kind, namespace and name.
+func (s *Set) workload(kind, namespace, name string) *Workload {
+	for _, w := range s.Workloads {
+		if w.Kind == kind && w.Namespace == namespace && w.Name == name {
+			return w
+		}
+	}
+	return nil
+}
+
+// ownerOf is the workload that made a pod, or nil for a Pod document.
+func (s *Set) ownerOf(p *corev1.Pod) *Workload {
+	ref := metav1.GetControllerOf(p)
+	if ref == nil {
+		return nil
+	}
+	for _, w := range s.Workloads {
+		if w.uid == ref.UID {
+			return w
+		}
+	}
+	return nil
 }
