@@ -21,11 +21,11 @@ import (
 // Sink turns journal entries into counters: Karpenter's families, with Karpenter's labels and
 // label values, and nodepilot's own where Karpenter has none. It is their prometheus.Collector.
 type Sink struct {
-	created, terminated, disrupted, nodesCreated, nodesTerminated *prometheus.CounterVec
-	decisions, decisionsByPool, interruptions, deletedMessages    *prometheus.CounterVec
-	nodesDrained, evictions, failedValidations, queueFailures     *prometheus.CounterVec
-	launched, registered, initialized, blocked, entries           *prometheus.CounterVec
-	moves, podsDrained, launchFailures, terminationFailures       *prometheus.CounterVec
+	created, terminated, disrupted, nodesCreated, nodesTerminated       *prometheus.CounterVec
+	decisions, decisionsByPool, savings, interruptions, deletedMessages *prometheus.CounterVec
+	nodesDrained, evictions, failedValidations, queueFailures           *prometheus.CounterVec
+	launched, registered, initialized, blocked, entries                 *prometheus.CounterVec
+	moves, podsDrained, launchFailures, terminationFailures             *prometheus.CounterVec
 
 	scheduling, nodeClaimTermination, nodeLifetime, decision, evaluation, score, instanceTermination *prometheus.HistogramVec
 	queueDuration, batchSize, batchTime                                                              *prometheus.HistogramVec
@@ -62,6 +62,8 @@ func NewSink(reg prometheus.Registerer) *Sink {
 	s.nodesTerminated = counter("karpenter_nodes_terminated_total", "Nodes terminated, by NodePool and zone.", "nodepool", "zone")
 	s.decisions = counter("karpenter_voluntary_disruption_decisions_total", "Disruption decisions, by decision, reason and consolidation type.", "decision", "reason", "consolidation_type")
 	s.decisionsByPool = counter("karpenter_voluntary_disruption_decisions_by_nodepool_total", "Disruption decisions, by NodePool, decision, reason and consolidation type.", "nodepool", "decision", "reason", "consolidation_type")
+	s.savings = counter("nodepilot_voluntary_disruption_savings_dollars_per_hour_total",
+		"What disruption decisions saved, in US dollars per hour of fleet cost, summed over decisions, by NodePool and reason.", "nodepool", "reason")
 	s.interruptions = counter("karpenter_interruption_received_messages_total", "Interruption messages received, by type.", "message_type")
 	s.deletedMessages = counter("karpenter_interruption_deleted_messages_total", "Interruption messages deleted from the queue.")
 	s.nodesDrained = counter("karpenter_nodes_drained_total", "Nodes drained, by NodePool.", "nodepool")
@@ -270,6 +272,9 @@ func (s *Sink) Observe(e journal.Entry) {
 			reason, kind := disruptionReason(e.Method), consolidationType(e.Method)
 			s.decisions.WithLabelValues(e.Decision, reason, kind).Inc()
 			s.decisionsByPool.WithLabelValues(e.NodePool, e.Decision, reason, kind).Inc()
+			if saved := e.PriceBefore - e.PriceAfter; saved > 0 {
+				s.savings.WithLabelValues(e.NodePool, reason).Add(saved)
+			}
 		case e.Reason == "CandidatesDeleted" || e.Method == "Expiration":
 			s.disrupted.WithLabelValues(disruptionReason(e.Method), e.NodePool, e.CapacityType).Add(float64(len(e.NodeClaims)))
 		case e.Reason == "ReplacementsLaunched":
