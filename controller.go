@@ -54,8 +54,7 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 			klog.SetSlogLogger(logger)
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			registry := prometheus.NewRegistry()
-			registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+			registry := newRegistry()
 			appOpts := cf.appOptions(opts, logger)
 			appOpts.Registry = registry
 			a, err := app.New(ctx, appOpts)
@@ -148,26 +147,44 @@ func serveProbes(ctx context.Context, logger *slog.Logger, metricsAddr, healthAd
 		addr string
 		mux  *http.ServeMux
 	}{{metricsAddr, metrics}, {healthAddr, health}} {
-		ln, err := net.Listen("tcp", s.addr)
+		srv, _, err := listen(ctx, logger, s.addr, s.mux)
 		if err != nil {
 			for _, srv := range servers {
 				_ = srv.Close()
 			}
-			return nil, fmt.Errorf("listening on %s: %w", s.addr, err)
+			return nil, err
 		}
-		srv := &http.Server{Handler: s.mux, ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 		servers = append(servers, srv)
-		go func() {
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				logger.Error("probe server stopped", "addr", s.addr, "error", err)
-			}
-		}()
 	}
 	return func() {
 		for _, srv := range servers {
 			_ = srv.Close()
 		}
 	}, nil
+}
+
+// listen serves mux on addr until the server is closed; it returns the address bound (addr's
+// port may be 0).
+func listen(ctx context.Context, logger *slog.Logger, addr string, mux *http.ServeMux) (*http.Server, string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("server stopped", "addr", addr, "error", err)
+		}
+	}()
+	return srv, ln.Addr().String(), nil
+}
+
+// newRegistry is a metrics registry with the Go runtime's and the process's collectors, as
+// client_golang's default one has.
+func newRegistry() *prometheus.Registry {
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return registry
 }
 
 // healthMux serves /healthz and /readyz, logging each change of readiness once.

@@ -23,7 +23,7 @@ import (
 
 func demoCommand(out io.Writer) *cobra.Command {
 	var headless, noAutoplay bool
-	var kubeconfigOut, dir, controller string
+	var kubeconfigOut, dir, controller, metricsAddr string
 	var flags autoscalerFlags
 	var console consoleFlags
 	cmd := &cobra.Command{
@@ -80,11 +80,22 @@ stops everything.`,
 			// client-go logs through klog, to stderr by default: that would tear the console.
 			klog.SetSlogLogger(opts.Logger)
 			fmt.Fprintln(out, "starting the local control plane and the AWS emulator (the first run after `make k8s-bins` takes a few seconds)")
+			var metricsAt string
+			if metricsAddr != "" {
+				registry := newRegistry()
+				srv, addr, err := listen(ctx, opts.Logger, metricsAddr, metricsMux(registry, false))
+				if err != nil {
+					return fmt.Errorf("--metrics-addr: %w", err)
+				}
+				defer srv.Close()
+				opts.Registry, metricsAt = registry, fmt.Sprintf("metrics: http://%s/metrics\n", addr)
+			}
 			env, err := demo.Start(ctx, opts)
 			if err != nil {
 				return err
 			}
 			defer env.Close()
+			fmt.Fprint(out, metricsAt)
 			fmt.Fprintf(out, "demo cluster ready: kubectl --kubeconfig %s get nodes\nAWS emulator: %s (settings for the AWS SDK, nodepilot and Karpenter: set -a; . %s)\nlogs: %s\n",
 				env.Kubeconfig, env.Emulator.Endpoint(), env.AWSSettings, logPath)
 			story := env.NewStory(!noAutoplay)
@@ -101,6 +112,7 @@ stops everything.`,
 	cmd.Flags().BoolVar(&headless, "headless", false, "stream a one-line status per change instead of opening the console")
 	cmd.Flags().BoolVar(&noAutoplay, "no-autoplay", false, "start with the story held (a plays it in the console)")
 	cmd.Flags().StringVar(&kubeconfigOut, "kubeconfig-out", "", "also write the demo cluster's kubeconfig here")
+	cmd.Flags().StringVar(&metricsAddr, "metrics-addr", "", "also serve nodepilot's Prometheus metrics (Karpenter's names) on this address, such as 127.0.0.1:8080")
 	cmd.Flags().StringVar(&dir, "dir", "", "keep the control plane's files and logs here (default: a new temporary folder)")
 	cmd.Flags().StringVar(&controller, "autoscaler", demo.ControllerNodepilot, "the autoscaler that runs the cluster: "+strings.Join(demo.Controllers(), ", "))
 	flags.register(cmd.Flags(), demo.DefaultOptions().Autoscaler)
