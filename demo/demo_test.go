@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -26,14 +27,29 @@ import (
 // TestSeedStoryEndToEnd runs the seed story on the real control plane and the emulator, through
 // client-go and aws-sdk-go-v2: scale out, scale in, a spot interruption, a budget that blocks, a
 // PodDisruptionBudget that holds during a drain, an EC2NodeClass deleted.
+//
+// Along the way it gathers the metrics nodepilot exports, and the Grafana dashboard it ships
+// must name only those.
 func TestSeedStoryEndToEnd(t *testing.T) {
-	ctx, env := runDemo(t, 8*time.Minute)
+	opts := DefaultOptions()
+	opts.Dir = t.TempDir()
+	registry := prometheus.NewRegistry()
+	opts.Registry = registry
+	ctx, env := runDemoWith(t, 8*time.Minute, opts)
 	kube := env.App.Clients.Kube
+	metrics := exported{}
+	defer func() {
+		if !t.Failed() {
+			metrics.gather(t, registry)
+			checkDashboard(t, metrics)
+		}
+	}()
 
 	t.Log("scale out: inflate's five one-CPU pods and api's three land on one new node and run")
 	waitFor(t, ctx, env, 2*time.Minute, "inflate and api running", func(s *state.Snapshot) error {
 		return running(s, "inflate-", 5, "api-", 3)
 	})
+	metrics.gather(t, registry)
 	inflateNode := nodeOf(t, env.App.Cluster.Snapshot(), "inflate-")
 	if !inflateNode.Initialized() || inflateNode.Node.Spec.ProviderID == "" {
 		t.Fatalf("node %s: initialized %v, provider id %q", inflateNode.Name(), inflateNode.Initialized(), inflateNode.Node.Spec.ProviderID)
@@ -85,6 +101,7 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 	if !journaled(env.App.Journal, journal.KindInterruption, "SpotInterruption", "deleting nodeclaim") {
 		t.Error("the interruption is not journaled")
 	}
+	metrics.gather(t, registry)
 
 	t.Log("scale in: the empty node is removed and its instance terminated")
 	last := nodeOf(t, env.App.Cluster.Snapshot(), "inflate-")
@@ -97,6 +114,7 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 		return nil
 	})
 	assertTerminated(t, env, last.Node.Spec.ProviderID)
+	metrics.gather(t, registry)
 
 	t.Log("a static NodePool launches its replicas with no pod asking, and scaled to 0 terminates them")
 	staticNodePool(t, ctx, env)
