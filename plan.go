@@ -17,37 +17,48 @@ import (
 
 func planCommand(out io.Writer) *cobra.Command {
 	var files []string
-	var output string
+	var kustomization, output string
 	var zones []string
-	var atMax bool
+	var atMax, compare bool
 	var solve solveFlags
 	cmd := &cobra.Command{
-		Use:   "plan -f FILE|DIR [-f ...] [--at-max] [-o table|json|yaml]",
+		Use:   "plan (-f FILE|DIR [-f ...] | -k DIR | --compare A B) [--at-max] [-o table|json|yaml]",
 		Short: "Show the nodes Karpenter would launch for these manifests, and why any pod cannot be placed",
 		Long: `plan reads NodePools, EC2NodeClasses, workloads (Pods, Deployments, ReplicaSets, StatefulSets,
 Jobs), DaemonSets, Nodes, PodDisruptionBudgets, HorizontalPodAutoscalers and KEDA ScaledObjects from
-files or folders, and prints the NodeClaims it would launch over the embedded us-east-1 catalog, the
-pods it would put on existing nodes, every pod it cannot place with a reason per NodePool, and each
-NodePool's limits against what the plan would hold. Workloads run at their replicas as written, or
-with --at-max at their scalers' maximums (the peak). Spot prices are synthetic estimates.
+files or folders (-f) or from what a kustomization builds (-k), and prints the NodeClaims it would
+launch over the embedded us-east-1 catalog, the pods it would put on existing nodes, every pod it
+cannot place with a reason per NodePool, and each NodePool's limits against what the plan would
+hold. Workloads run at their replicas as written, or with --at-max at their scalers' maximums (the
+peak). --compare A B plans two sources (each a kustomization folder, a folder or a file) the same
+way and prints what changes from A to B. Spot prices are synthetic estimates.
 Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if len(files) == 0 {
-				return errors.New("no manifests: give -f FILE or -f DIR (for example -f testdata/manifests/seeds)")
+		Args: func(_ *cobra.Command, args []string) error {
+			if compare && len(args) != 2 {
+				return fmt.Errorf("--compare takes two sources, A and B, got %d", len(args))
+			}
+			if !compare && len(args) > 0 {
+				return fmt.Errorf("unexpected argument %q: give manifests with -f or -k, or two sources with --compare", args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			given := 0
+			for _, g := range []bool{len(files) > 0, kustomization != "", compare} {
+				if g {
+					given++
+				}
+			}
+			switch {
+			case given == 0:
+				return errors.New("no manifests: give -f FILE or -f DIR (for example -f testdata/manifests/seeds), -k DIR or --compare A B")
+			case given > 1:
+				return errors.New("-f, -k and --compare cannot be combined: give one of them")
 			}
 			if !slices.Contains(plan.Formats(), output) {
 				return fmt.Errorf("-o %q: use one of %s", output, strings.Join(plan.Formats(), ", "))
 			}
 			opts, err := solve.options()
-			if err != nil {
-				return err
-			}
-			loaded, err := manifest.Load(files...)
-			if err != nil {
-				return err
-			}
-			set, err := loaded.Scaled(atMax)
 			if err != nil {
 				return err
 			}
@@ -60,21 +71,59 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 					return fmt.Errorf("--zones %s: the catalog's zones are %s", z, strings.Join(cat.Zones(), ", "))
 				}
 			}
-			pr := plan.Build(set, cat, opts, zones)
-			r := scheduling.Solve(pr.Input)
-			notes := append(set.Notes, pr.Notes...)
-			if note := packingNote(pr.Input, r); note != "" {
-				notes = append(notes, note)
+			planOf := func(set *manifest.Set, err error) (*plan.Plan, error) {
+				if err != nil {
+					return nil, err
+				}
+				if set, err = set.Scaled(atMax); err != nil {
+					return nil, err
+				}
+				pr := plan.Build(set, cat, opts, zones)
+				r := scheduling.Solve(pr.Input)
+				notes := append(set.Notes, pr.Notes...)
+				if note := packingNote(pr.Input, r); note != "" {
+					notes = append(notes, note)
+				}
+				return plan.From(pr, r, notes), nil
 			}
-			return plan.Render(out, plan.From(pr, r, notes), output)
+			if !compare {
+				var p *plan.Plan
+				if kustomization != "" {
+					p, err = planOf(manifest.LoadKustomization(kustomization))
+				} else {
+					p, err = planOf(manifest.Load(files...))
+				}
+				if err != nil {
+					return err
+				}
+				return plan.Render(out, p, output)
+			}
+			var sides [2]*plan.Plan
+			for i, source := range args {
+				if sides[i], err = planOf(loadSource(source)); err != nil {
+					return fmt.Errorf("--compare %s: %w", source, err)
+				}
+			}
+			return plan.RenderComparison(out, plan.Compare(args[0], sides[0], args[1], sides[1]), output)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&files, "filename", "f", nil, "a manifest file or a folder of them (repeatable)")
+	cmd.Flags().StringVarP(&kustomization, "kustomize", "k", "", "a folder with a kustomization.yaml: plan what it builds")
+	cmd.Flags().BoolVar(&compare, "compare", false, "plan two sources, A and B (each a kustomization folder, a folder or a file), and print what changes")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
 	cmd.Flags().BoolVar(&atMax, "at-max", false, "plan every workload a HorizontalPodAutoscaler or ScaledObject scales at its maximum replicas")
 	cmd.Flags().StringSliceVar(&zones, "zones", nil, "plan in these zones only, comma-separated (default: every zone of the catalog, which the demo's emulator also has)")
 	solve.register(cmd.Flags(), scheduling.DefaultOptions())
 	return cmd
+}
+
+// loadSource reads one side of a comparison: what a kustomization folder builds, else the
+// manifests of a folder or file.
+func loadSource(path string) (*manifest.Set, error) {
+	if manifest.IsKustomization(path) {
+		return manifest.LoadKustomization(path)
+	}
+	return manifest.Load(path)
 }
 
 // packingNote says, for a plan packed as Karpenter packs, what cost packing would pay for the

@@ -384,18 +384,7 @@ func TestPlanAtMax(t *testing.T) {
 		{true, 800, true, "planned at its maximum, 1200 (it has 5)"},
 	} {
 		t.Run(fmt.Sprint("at-max=", tc.atMax), func(t *testing.T) {
-			out, errOut, code := runPlan(t, append(files, fmt.Sprint("--at-max=", tc.atMax))...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			var p plan.Plan
-			if err := json.Unmarshal([]byte(out), &p); err != nil {
-				t.Fatal(err)
-			}
-			placed := 0
-			for _, nc := range p.NodeClaims {
-				placed += len(nc.Pods)
-			}
+			p, placed := planJSON(t, append(files, fmt.Sprint("--at-max=", tc.atMax))...)
 			if tc.unschedulable && (placed < tc.placed || placed+len(p.Unschedulable) != 1200) || !tc.unschedulable && (placed != tc.placed || len(p.Unschedulable) != 0) {
 				t.Errorf("%d pods placed, %d unschedulable", placed, len(p.Unschedulable))
 			}
@@ -419,6 +408,25 @@ func TestPlanAtMax(t *testing.T) {
 	}
 }
 
+// planJSON runs plan with args (which ask for JSON) and returns the plan and how many pods its
+// NodeClaims hold.
+func planJSON(t *testing.T, args ...string) (plan.Plan, int) {
+	t.Helper()
+	out, errOut, code := runPlan(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	placed := 0
+	for _, nc := range p.NodeClaims {
+		placed += len(nc.Pods)
+	}
+	return p, placed
+}
+
 func mustRead(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -426,4 +434,92 @@ func mustRead(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+const overlays = "testdata/manifests/kustomize/overlays/"
+
+// TestPlanKustomize: -k plans what a kustomization builds (the seed's GitOps layout, overlays
+// changing a NodePool's limits), and its errors name the build and the object.
+func TestPlanKustomize(t *testing.T) {
+	for _, tc := range []struct {
+		overlay string
+		reached bool
+	}{{"staging", true}, {"production", false}} {
+		t.Run(tc.overlay, func(t *testing.T) {
+			p, placed := planJSON(t, "-o", "json", "-k", overlays+tc.overlay)
+			if placed+len(p.Unschedulable) != 40 || (len(p.Unschedulable) > 0) != tc.reached ||
+				len(p.Limits) != 1 || p.Limits[0].NodePool != "general" || p.Limits[0].Reached != tc.reached {
+				t.Errorf("%d placed, %d unschedulable, limits %+v", placed, len(p.Unschedulable), p.Limits)
+			}
+		})
+	}
+	broken := t.TempDir()
+	for name, body := range map[string]string{
+		"kustomization.yaml": "resources: [np.yaml]\n",
+		"np.yaml":            strings.Replace(mustRead(t, "testdata/manifests/kustomize/base/nodepool-general.yaml"), `cpu: "100"`, "cpu: lots", 1),
+	} {
+		if err := os.WriteFile(broken+"/"+name, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unbuildable := t.TempDir()
+	if err := os.WriteFile(unbuildable+"/kustomization.yaml", []byte("resources: [missing.yaml]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"an invalid object it builds", []string{"-k", broken},
+			broken + ` (kustomize build): document 1: NodePool "general": spec.limits.cpu: Invalid value: "lots": must be a quantity`},
+		{"a folder without a kustomization", []string{"-k", seeds}, "-k " + seeds + ": no kustomization.yaml"},
+		{"a kustomization that does not build", []string{"-k", unbuildable}, "kustomize build " + unbuildable + ": "},
+		{"-f with -k", []string{"-f", seeds, "-k", overlays + "staging"}, "-f, -k and --compare cannot be combined"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := runPlan(t, tc.args...)
+			if code != 1 || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, %q; want 1 and %q", code, errOut, tc.want)
+			}
+		})
+	}
+}
+
+// TestPlanCompare: --compare plans two sources the same way and says what changes between them.
+func TestPlanCompare(t *testing.T) {
+	out, errOut, code := runPlan(t, "-o", "json", "--compare", overlays+"staging", overlays+"production")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var c plan.Comparison
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.A.Source != overlays+"staging" || c.A.Unschedulable == 0 || c.B.Unschedulable != 0 || len(c.UnschedulableOnlyInA) != c.A.Unschedulable ||
+		len(c.UnschedulableOnlyInB) != 0 || c.B.PricePerHour <= c.A.PricePerHour {
+		t.Errorf("comparison A %+v, B %+v, only in A %d", c.A, c.B, len(c.UnschedulableOnlyInA))
+	}
+	if len(c.NodePools) != 1 || !c.NodePools[0].LimitsReachedA || c.NodePools[0].LimitsReachedB || c.NodePools[0].PricePerHourB != c.B.PricePerHour {
+		t.Errorf("node pools %+v", c.NodePools)
+	}
+	table, _, code := runPlan(t, "--compare", overlays+"staging", overlays+"production")
+	for _, want := range []string{"unschedulable pods  " + fmt.Sprint(c.A.Unschedulable), "reached in A only", fmt.Sprintf("UNSCHEDULABLE IN A ONLY (%d)", c.A.Unschedulable)} {
+		if code != 0 || !strings.Contains(table, want) {
+			t.Errorf("exit %d, table lacks %q:\n%s", code, want, table)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--compare", overlays + "staging"}, "--compare takes two sources, A and B, got 1"},
+		{[]string{overlays + "staging"}, "unexpected argument"},
+		{[]string{"--compare", overlays + "staging", "testdata/none"}, "--compare testdata/none:"},
+	} {
+		_, errOut, code := runPlan(t, tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 1 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
 }

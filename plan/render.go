@@ -149,20 +149,25 @@ func Formats() []string { return []string{"table", "json", "yaml"} }
 
 // Render writes the plan in a format: table, json or yaml.
 func Render(w io.Writer, p *Plan, format string) error {
+	return write(w, p, format, func() error { return renderTable(w, p) })
+}
+
+// write writes v as JSON or YAML, or as table writes it.
+func write(w io.Writer, v any, format string, table func() error) error {
 	switch format {
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(p)
+		return enc.Encode(v)
 	case "yaml":
-		b, err := yaml.Marshal(p)
+		b, err := yaml.Marshal(v)
 		if err != nil {
 			return err
 		}
 		_, err = w.Write(b)
 		return err
 	case "table":
-		return renderTable(w, p)
+		return table()
 	}
 	return fmt.Errorf("unknown output format %q: use one of %s", format, strings.Join(Formats(), ", "))
 }
