@@ -73,6 +73,7 @@ func TestScaled(t *testing.T) {
 		deployment("api", 4), hpa("api", "api", "maxReplicas: 3"),
 		scaledObject("php", "  scaleTargetRef: {name: php-apache}\n  maxReplicaCount: 2\n"+cron),
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: solo}\nspec: {containers: [{name: c, image: i}]}\n",
+		hpa("web-peak", "web", "maxReplicas: 7"),
 	}, "---\n")
 	set, err := Decode("s.yaml", []byte(docs))
 	if err != nil {
@@ -88,12 +89,14 @@ func TestScaled(t *testing.T) {
 			`s.yaml: document 4: ScaledObject "default/batch" scales Deployment batch between 0 and 3 replicas: planned at the 0 it has (--at-max plans 3)`,
 			`s.yaml: document 6: HorizontalPodAutoscaler "default/api" scales Deployment api between 1 and 3 replicas: planned at the 4 it has (--at-max plans 3)`,
 			`s.yaml: document 7: ScaledObject "default/php" scales Deployment default/php-apache, which these manifests do not define: nothing is planned for it`,
+			`s.yaml: document 9: HorizontalPodAutoscaler "default/web-peak" scales Deployment web between 1 and 7 replicas: planned at the 2 it has (--at-max plans 7)`,
 		}},
-		{true, "solo web-0 web-1 web-2 web-3 web-4 batch-0 batch-1 batch-2 api-0 api-1 api-2", []string{
+		{true, "solo web-0 web-1 web-2 web-3 web-4 web-5 web-6 batch-0 batch-1 batch-2 api-0 api-1 api-2", []string{
 			`s.yaml: document 2: HorizontalPodAutoscaler "default/web" scales Deployment web between 2 and 5 replicas: planned at its maximum, 5 (it has 2)`,
 			`s.yaml: document 4: ScaledObject "default/batch" scales Deployment batch between 0 and 3 replicas: planned at its maximum, 3 (it has 0)`,
 			`s.yaml: document 6: HorizontalPodAutoscaler "default/api" scales Deployment api between 1 and 3 replicas: planned at its maximum, 3 (it has 4)`,
 			`s.yaml: document 7: ScaledObject "default/php" scales Deployment default/php-apache, which these manifests do not define: nothing is planned for it`,
+			`s.yaml: document 9: HorizontalPodAutoscaler "default/web-peak" also scales Deployment web: planned at the larger maximum`,
 		}},
 	} {
 		t.Run(fmt.Sprint("atMax=", tc.atMax), func(t *testing.T) {
