@@ -403,7 +403,7 @@ func TestPlanAtMax(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, code := runPlan(t, "--at-max", "-f", seeds+"06-inflate.yaml", "-f", bad)
-	if want := bad + `: document 1: HorizontalPodAutoscaler "default/inflate": spec.maxReplicas: must be greater than or equal to 1`; code != 1 || !strings.Contains(errOut, want) {
+	if want := bad + `: document 1: HorizontalPodAutoscaler "default/inflate": spec.maxReplicas: must be set and greater than 0`; code != 1 || !strings.Contains(errOut, want) {
 		t.Errorf("exit %d, %q; want 1 and %q", code, errOut, want)
 	}
 }

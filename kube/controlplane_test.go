@@ -76,6 +76,7 @@ func TestControlPlane(t *testing.T) {
 		t.Run("Events", func(t *testing.T) { t.Parallel(); testEvents(t, e) })
 		t.Run("LeaderElection", func(t *testing.T) { t.Parallel(); testLeaderElection(t, e) })
 		t.Run("RBAC", func(t *testing.T) { t.Parallel(); testRBAC(t, e) })
+		t.Run("HPARefusals", func(t *testing.T) { t.Parallel(); testHPARefusals(t, e) })
 	})
 	t.Logf("TestControlPlane took %.1f s", time.Since(begin).Seconds())
 }

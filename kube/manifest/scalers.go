@@ -7,6 +7,8 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -26,20 +28,36 @@ func addHPA(c *addContext, obj interface{}) {
 	hpa := obj.(*autoscalingv2.HorizontalPodAutoscaler)
 	spec := &hpa.Spec
 	errs := validateMeta(&hpa.ObjectMeta, true)
-	errs = append(errs, validateTarget(spec.ScaleTargetRef.Kind, spec.ScaleTargetRef.Name, field.NewPath("spec", "scaleTargetRef"))...)
-	// As the API server: minReplicas defaults to 1 and may not be below it (scale to zero is an
-	// alpha feature); maxReplicas is at least 1 and at least minReplicas.
+	target := field.NewPath("spec", "scaleTargetRef")
+	errs = append(errs, validateTarget(spec.ScaleTargetRef.Kind, spec.ScaleTargetRef.Name, target)...)
+	// As the API server of Kubernetes 1.37 (its autoscaling validation, HPAScaleToZero on by
+	// default): the target's apiVersion names a group; minReplicas defaults to 1 and may be 0
+	// only with an Object or External metric; maxReplicas is set, at least 1 and at least
+	// minReplicas.
+	if gv, err := schema.ParseGroupVersion(spec.ScaleTargetRef.APIVersion); err != nil {
+		errs = append(errs, field.Invalid(target.Child("apiVersion"), spec.ScaleTargetRef.APIVersion, err.Error()))
+	} else if gv.Group == "" {
+		errs = append(errs, field.Invalid(target.Child("apiVersion"), spec.ScaleTargetRef.APIVersion, "apiVersion must specify API group, such as apps/v1"))
+	}
 	low := int32(1)
 	if spec.MinReplicas != nil {
 		low = *spec.MinReplicas
-		if low < 1 {
-			errs = append(errs, field.Invalid(field.NewPath("spec", "minReplicas"), low, "must be greater than or equal to 1"))
+		if low < 0 {
+			errs = append(errs, field.Invalid(field.NewPath("spec", "minReplicas"), low, "must be greater than or equal to 0"))
+		}
+		if low == 0 && !slices.ContainsFunc(spec.Metrics, func(m autoscalingv2.MetricSpec) bool {
+			return m.Type == autoscalingv2.ObjectMetricSourceType || m.Type == autoscalingv2.ExternalMetricSourceType
+		}) {
+			errs = append(errs, field.Forbidden(field.NewPath("spec", "metrics"), "must specify at least one Object or External metric to support scaling to zero replicas"))
 		}
 	}
-	if spec.MaxReplicas < 1 {
-		errs = append(errs, field.Invalid(field.NewPath("spec", "maxReplicas"), spec.MaxReplicas, "must be greater than or equal to 1"))
-	} else if spec.MaxReplicas < low {
-		errs = append(errs, field.Invalid(field.NewPath("spec", "maxReplicas"), spec.MaxReplicas, "must be greater than or equal to `minReplicas`"))
+	switch path := field.NewPath("spec", "maxReplicas"); {
+	case spec.MaxReplicas == 0:
+		errs = append(errs, field.Required(path, "must be set and greater than 0"))
+	case spec.MaxReplicas < 0:
+		errs = append(errs, field.Invalid(path, spec.MaxReplicas, "must be greater than or equal to 1"))
+	case spec.MinReplicas != nil && spec.MaxReplicas < low:
+		errs = append(errs, field.Invalid(path, spec.MaxReplicas, "must be greater than or equal to `minReplicas`"))
 	}
 	if c.fail(errs) || !c.claim("HorizontalPodAutoscaler", hpa.Namespace, hpa.Name) {
 		return
@@ -109,15 +127,21 @@ func addScaledObject(c *addContext, obj interface{}) {
 	if spec.MaxReplicaCount != nil {
 		high = *spec.MaxReplicaCount
 	}
-	// As KEDA's admission webhook: bounds are not negative and the maximum is not below the minimum.
+	// KEDA reads a negative minimum as its HPA's minimum of 1; a plan refuses it instead.
 	if low < 0 {
 		errs = append(errs, field.Invalid(field.NewPath("spec", "minReplicaCount"), low, "must be 0 or more"))
 	}
-	if high < low {
-		errs = append(errs, field.Invalid(field.NewPath("spec", "maxReplicaCount"), high, fmt.Sprintf("must be at least minReplicaCount (%d)", low)))
+	// As KEDA's webhook (CheckReplicaCountBoundsAreValid): a minimum that is set counts as at
+	// least 1, the HPA's; it may not pass the maximum, and an idle count must be below it.
+	hpaLow := int32(0)
+	if spec.MinReplicaCount != nil {
+		hpaLow = max(low, 1)
 	}
-	if spec.IdleReplicaCount != nil && *spec.IdleReplicaCount >= low && low > 0 {
-		errs = append(errs, field.Invalid(field.NewPath("spec", "idleReplicaCount"), *spec.IdleReplicaCount, fmt.Sprintf("must be below minReplicaCount (%d)", low)))
+	if hpaLow > high {
+		errs = append(errs, field.Invalid(field.NewPath("spec", "maxReplicaCount"), high, fmt.Sprintf("must be at least minReplicaCount (%d)", hpaLow)))
+	}
+	if spec.IdleReplicaCount != nil && *spec.IdleReplicaCount >= hpaLow {
+		errs = append(errs, field.Invalid(field.NewPath("spec", "idleReplicaCount"), *spec.IdleReplicaCount, fmt.Sprintf("must be below minReplicaCount (%d)", hpaLow)))
 	}
 	if c.fail(errs) || !c.claim("ScaledObject", so.Namespace, so.Name) {
 		return
@@ -151,6 +175,9 @@ func (s *Set) Scaled(atMax bool) (*Set, error) {
 			out.Notes = append(out.Notes, fmt.Sprintf("%s scales %s %s/%s, which these manifests do not define: nothing is planned for it",
 				sc, sc.TargetKind, sc.Namespace, sc.TargetName))
 			continue
+		case w.Kind == "Job":
+			out.Notes = append(out.Notes, fmt.Sprintf("%s scales %s, which has no scale subresource: nothing is planned for it", sc, w))
+			continue
 		case !atMax:
 			out.Notes = append(out.Notes, fmt.Sprintf("%s scales %s between %d and %d replicas: planned at the %d it has (--at-max plans %d)",
 				sc, w, sc.Min, sc.Max, w.Replicas, sc.Max))
@@ -173,15 +200,17 @@ func (s *Set) Scaled(atMax bool) (*Set, error) {
 	for _, p := range s.Pods {
 		names[p.Namespace+"/"+p.Name] = true
 	}
+	scaled := map[types.UID]bool{}
 	for w, n := range counts {
 		total += int(n) - int(w.Replicas)
+		scaled[w.uid] = true
 	}
 	if total > maxPods {
 		return nil, fmt.Errorf("at their scalers' maximums the workloads would make %d pods; one plan holds %d: lower a maxReplicas or plan without --at-max", total, maxPods)
 	}
 	out.Pods = nil
 	for _, p := range s.Pods {
-		if _, scaled := counts[s.ownerOf(p)]; !scaled {
+		if ref := metav1.GetControllerOf(p); ref == nil || !scaled[ref.UID] {
 			out.Pods = append(out.Pods, p)
 		}
 	}

@@ -28,11 +28,18 @@ func TestDecodeScalerRefusals(t *testing.T) {
 	}{
 		{"an HPA", hpa("h", "web", "maxReplicas: 5"), ""},
 		{"an HPA without maxReplicas", hpa("h", "web", "minReplicas: 2"),
+			`HorizontalPodAutoscaler "h": spec.maxReplicas: must be set and greater than 0`},
+		{"an HPA with a negative maxReplicas", hpa("h", "web", "maxReplicas: -2"),
 			`HorizontalPodAutoscaler "h": spec.maxReplicas: must be greater than or equal to 1`},
 		{"an HPA whose maximum is below its minimum", hpa("h", "web", "minReplicas: 4\n  maxReplicas: 2"),
 			"HorizontalPodAutoscaler \"h\": spec.maxReplicas: must be greater than or equal to `minReplicas`"},
-		{"an HPA scaling to zero", hpa("h", "web", "minReplicas: 0\n  maxReplicas: 2"),
-			`HorizontalPodAutoscaler "h": spec.minReplicas: must be greater than or equal to 1`},
+		{"an HPA scaling to zero on CPU", hpa("h", "web", "minReplicas: 0\n  maxReplicas: 2"),
+			`HorizontalPodAutoscaler "h": spec.metrics: must specify at least one Object or External metric to support scaling to zero replicas`},
+		{"an HPA scaling to zero on an External metric", hpa("h", "web", "minReplicas: 0\n  maxReplicas: 2\n  metrics: [{type: External, external: {metric: {name: queue}, target: {type: AverageValue, averageValue: '5'}}}]"), ""},
+		{"an HPA with a negative minReplicas", hpa("h", "web", "minReplicas: -1\n  maxReplicas: 2"),
+			`HorizontalPodAutoscaler "h": spec.minReplicas: must be greater than or equal to 0`},
+		{"an HPA whose target names no group", strings.Replace(hpa("h", "web", "maxReplicas: 2"), "apiVersion: apps/v1, ", "apiVersion: v1, ", 1),
+			`HorizontalPodAutoscaler "h": spec.scaleTargetRef.apiVersion: apiVersion must specify API group, such as apps/v1`},
 		{"an HPA without a target name", hpa("h", "''", "maxReplicas: 5"),
 			`HorizontalPodAutoscaler "h": spec.scaleTargetRef.name: the name of the workload to scale`},
 		{"an autoscaling/v1 HPA", strings.Replace(hpa("h", "web", "maxReplicas: 5"), "autoscaling/v2", "autoscaling/v1", 1),
@@ -48,6 +55,11 @@ func TestDecodeScalerRefusals(t *testing.T) {
 			`ScaledObject "so": spec.maxReplicaCount: must be at least minReplicaCount (3)`},
 		{"a ScaledObject with a negative minimum", scaledObject("so", "  scaleTargetRef: {name: web}\n  minReplicaCount: -1\n"+cron),
 			`ScaledObject "so": spec.minReplicaCount: must be 0 or more`},
+		{"a ScaledObject of at most 0 replicas, its minimum counting as 1", scaledObject("so", "  scaleTargetRef: {name: web}\n  minReplicaCount: 0\n  maxReplicaCount: 0\n"+cron),
+			`ScaledObject "so": spec.maxReplicaCount: must be at least minReplicaCount (1)`},
+		{"a ScaledObject idling at 0 below a minimum of 0", scaledObject("so", "  scaleTargetRef: {name: web}\n  idleReplicaCount: 0\n  minReplicaCount: 0\n"+cron), ""},
+		{"a ScaledObject idling without a minimum", scaledObject("so", "  scaleTargetRef: {name: web}\n  idleReplicaCount: 0\n"+cron),
+			`ScaledObject "so": spec.idleReplicaCount: must be below minReplicaCount (0)`},
 		{"a ScaledObject idling at its minimum", scaledObject("so", "  scaleTargetRef: {name: web}\n  idleReplicaCount: 2\n  minReplicaCount: 2\n"+cron),
 			`ScaledObject "so": spec.idleReplicaCount: must be below minReplicaCount (2)`},
 	} {
@@ -74,6 +86,8 @@ func TestScaled(t *testing.T) {
 		scaledObject("php", "  scaleTargetRef: {name: php-apache}\n  maxReplicaCount: 2\n"+cron),
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: solo}\nspec: {containers: [{name: c, image: i}]}\n",
 		hpa("web-peak", "web", "maxReplicas: 7"),
+		"apiVersion: batch/v1\nkind: Job\nmetadata: {name: once}\nspec:\n  template:\n    spec: {restartPolicy: Never, containers: [{name: c, image: i}]}\n",
+		strings.Replace(hpa("once", "once", "maxReplicas: 4"), "kind: Deployment", "kind: Job", 1),
 	}, "---\n")
 	set, err := Decode("s.yaml", []byte(docs))
 	if err != nil {
@@ -84,19 +98,21 @@ func TestScaled(t *testing.T) {
 		pods  string
 		notes []string
 	}{
-		{false, "web-0 web-1 api-0 api-1 api-2 api-3 solo", []string{
+		{false, "web-0 web-1 api-0 api-1 api-2 api-3 solo once-0", []string{
 			`s.yaml: document 2: HorizontalPodAutoscaler "default/web" scales Deployment web between 2 and 5 replicas: planned at the 2 it has (--at-max plans 5)`,
 			`s.yaml: document 4: ScaledObject "default/batch" scales Deployment batch between 0 and 3 replicas: planned at the 0 it has (--at-max plans 3)`,
 			`s.yaml: document 6: HorizontalPodAutoscaler "default/api" scales Deployment api between 1 and 3 replicas: planned at the 4 it has (--at-max plans 3)`,
 			`s.yaml: document 7: ScaledObject "default/php" scales Deployment default/php-apache, which these manifests do not define: nothing is planned for it`,
 			`s.yaml: document 9: HorizontalPodAutoscaler "default/web-peak" scales Deployment web between 1 and 7 replicas: planned at the 2 it has (--at-max plans 7)`,
+			`s.yaml: document 11: HorizontalPodAutoscaler "default/once" scales Job once, which has no scale subresource: nothing is planned for it`,
 		}},
-		{true, "solo web-0 web-1 web-2 web-3 web-4 web-5 web-6 batch-0 batch-1 batch-2 api-0 api-1 api-2", []string{
+		{true, "solo once-0 web-0 web-1 web-2 web-3 web-4 web-5 web-6 batch-0 batch-1 batch-2 api-0 api-1 api-2", []string{
 			`s.yaml: document 2: HorizontalPodAutoscaler "default/web" scales Deployment web between 2 and 5 replicas: planned at its maximum, 5 (it has 2)`,
 			`s.yaml: document 4: ScaledObject "default/batch" scales Deployment batch between 0 and 3 replicas: planned at its maximum, 3 (it has 0)`,
 			`s.yaml: document 6: HorizontalPodAutoscaler "default/api" scales Deployment api between 1 and 3 replicas: planned at its maximum, 3 (it has 4)`,
 			`s.yaml: document 7: ScaledObject "default/php" scales Deployment default/php-apache, which these manifests do not define: nothing is planned for it`,
 			`s.yaml: document 9: HorizontalPodAutoscaler "default/web-peak" also scales Deployment web: planned at the larger maximum`,
+			`s.yaml: document 11: HorizontalPodAutoscaler "default/once" scales Job once, which has no scale subresource: nothing is planned for it`,
 		}},
 	} {
 		t.Run(fmt.Sprint("atMax=", tc.atMax), func(t *testing.T) {
@@ -107,7 +123,7 @@ func TestScaled(t *testing.T) {
 			var names []string
 			for _, p := range scaled.Pods {
 				names = append(names, p.Name)
-				if w := set.ownerOf(p); p.Name != "solo" && (w == nil || metav1.GetControllerOf(p).Name != w.Name) {
+				if ref := metav1.GetControllerOf(p); p.Name != "solo" && (ref == nil || !strings.HasPrefix(p.Name, ref.Name+"-")) {
 					t.Errorf("pod %s: owner %v", p.Name, p.OwnerReferences)
 				}
 			}
@@ -117,7 +133,7 @@ func TestScaled(t *testing.T) {
 			if got, want := strings.Join(scaled.Notes, "\n"), strings.Join(tc.notes, "\n"); got != want {
 				t.Errorf("notes:\n%s\nwant\n%s", got, want)
 			}
-			if len(set.Pods) != 7 || len(set.Notes) != 0 {
+			if len(set.Pods) != 8 || len(set.Notes) != 0 {
 				t.Errorf("Scaled changed the set it was given: %d pods, %d notes", len(set.Pods), len(set.Notes))
 			}
 		})

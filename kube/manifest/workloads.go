@@ -120,17 +120,3 @@ func (s *Set) workload(kind, namespace, name string) *Workload {
 	}
 	return nil
 }
-
-// ownerOf is the workload that made a pod, or nil for a Pod document.
-func (s *Set) ownerOf(p *corev1.Pod) *Workload {
-	ref := metav1.GetControllerOf(p)
-	if ref == nil {
-		return nil
-	}
-	for _, w := range s.Workloads {
-		if w.uid == ref.UID {
-			return w
-		}
-	}
-	return nil
-}
