@@ -71,6 +71,18 @@ func TestCountsAsKarpenterCountsThem(t *testing.T) {
 			"consolidation_type=single,decision=replace,reason=underutilized": 1,
 			"consolidation_type=,decision=replace,reason=drifted":             1,
 		}},
+		// A decision's saving ($/h before less after) adds up per NodePool and reason; one that
+		// costs more (a drift replacement) or a dry run's adds nothing.
+		{"savings", "nodepilot_voluntary_disruption_savings_dollars_per_hour_total", []journal.Entry{
+			{Kind: journal.KindDisruption, Method: "Emptiness", Reason: "Empty", Decision: "delete", NodePool: "web", PriceBefore: 0.5},
+			{Kind: journal.KindDisruption, Method: "Emptiness", Reason: "Empty", Decision: "delete", NodePool: "web", PriceBefore: 0.25},
+			{Kind: journal.KindDisruption, Method: "SingleNodeConsolidation", Reason: "Underutilized", Decision: "replace", NodePool: "web", PriceBefore: 1, PriceAfter: 0.375},
+			{Kind: journal.KindDisruption, Method: "Drift", Reason: "Drifted", Decision: "replace", NodePool: "web", PriceBefore: 1, PriceAfter: 2},
+			{Kind: journal.KindDisruption, Method: "Emptiness", Reason: "Empty", Decision: "delete", NodePool: "web", PriceBefore: 4, DryRun: true},
+		}, map[string]float64{
+			"nodepool=web,reason=empty":         0.75,
+			"nodepool=web,reason=underutilized": 0.625,
+		}},
 		// Received interruption messages count by Karpenter's message types; the queue's own
 		// errors do not.
 		{"interruptions", "karpenter_interruption_received_messages_total", []journal.Entry{
