@@ -4,18 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
+	"github.com/nodepilot/nodepilot/ui/render"
 )
 
 // Plan is the stable shape of `nodepilot plan -o json|yaml` (documented in the README).
@@ -203,7 +201,15 @@ func renderTable(w io.Writer, p *Plan) error {
 			if l.Reached {
 				reached = "pods refused at its limits"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.NodePool, l.Resource, inUnitOf(l.Planned, l.Limit), l.Limit.String(), reached)
+			// As the console writes them: 1000 beside 1000 rather than 1k, 1850Gi rather than 1939865600Ki.
+			planned, limit := l.Planned.String(), l.Limit.String()
+			switch corev1.ResourceName(l.Resource) {
+			case corev1.ResourceCPU:
+				planned, limit = render.CPU(l.Planned.MilliValue()), render.CPU(l.Limit.MilliValue())
+			case corev1.ResourceMemory:
+				planned, limit = render.Mem(l.Planned.Value()), render.Mem(l.Limit.Value())
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.NodePool, l.Resource, planned, limit, reached)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -248,21 +254,6 @@ func price(v float64, source string) string {
 		return dollars(v) + "*"
 	}
 	return dollars(v)
-}
-
-// inUnitOf writes a binary quantity in the unit of the limit it is set against (Gi beside
-// 2000Gi), so that the two read side by side.
-func inUnitOf(q, limit resource.Quantity) string {
-	s := limit.String()
-	for _, unit := range []struct {
-		suffix string
-		scale  float64
-	}{{"Ti", 1 << 40}, {"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}} {
-		if strings.HasSuffix(s, unit.suffix) {
-			return strconv.FormatFloat(math.Ceil(q.AsApproximateFloat64()/unit.scale), 'f', -1, 64) + unit.suffix
-		}
-	}
-	return q.String()
 }
 
 func dollars(v float64) string { return fmt.Sprintf("$%.4f", v) }
