@@ -15,8 +15,12 @@ import (
 const NodePoolHashVersion = "v3"
 
 // hashOptions are the options of Karpenter's hashes: lists are sets, and zero and nil values
-// count as absent, so that adding an unset field to the API changes no hash.
-var hashOptions = &hashstructure.HashOptions{SlicesAsSets: true, IgnoreZeroValue: true, ZeroNil: true}
+// count as absent, so that adding an unset field to the API changes no hash. They are new on
+// every call: hashstructure stores its hasher in the options it is given, so options shared
+// between goroutines would mix concurrent hashes.
+func hashOptions() *hashstructure.HashOptions {
+	return &hashstructure.HashOptions{SlicesAsSets: true, IgnoreZeroValue: true, ZeroNil: true}
+}
 
 // Hash returns the karpenter.sh/nodepool-hash of a NodePool, equal to Karpenter's (the fidelity
 // tests compare them): hashstructure's FormatV2 of the template, the fields tagged hash:"ignore"
@@ -38,7 +42,7 @@ func Rehash(nc *NodeClaim, hashKey, hash, versionKey, version string) {
 
 // HashStructure is Karpenter's hash of v, in decimal.
 func HashStructure(v interface{}) string {
-	h, err := hashstructure.Hash(v, hashstructure.FormatV2, hashOptions)
+	h, err := hashstructure.Hash(v, hashstructure.FormatV2, hashOptions())
 	if err != nil {
 		// The inputs are API structs of strings, numbers, maps and slices, which always hash.
 		panic("hashing: " + err.Error())

@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -54,6 +55,33 @@ func TestHash(t *testing.T) {
 				t.Errorf("hash changed = %v, want %v", changed, tt.changes)
 			}
 		})
+	}
+}
+
+// TestHashConcurrently: hashes computed at the same time (the lifecycle's concurrent launches
+// hash node classes) are the hashes computed one at a time.
+func TestHashConcurrently(t *testing.T) {
+	a, b := validNodePool(), validNodePool()
+	b.Spec.Template.Labels["team"] = "api"
+	want := map[*NodePool]string{a: Hash(a), b: Hash(b)}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wrong := 0
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 200 {
+				np := []*NodePool{a, b}[(i+j)%2]
+				if Hash(np) != want[np] {
+					mu.Lock()
+					wrong++
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if wrong > 0 {
+		t.Errorf("%d of 1600 concurrent hashes differ from the same hash computed alone", wrong)
 	}
 }
 
