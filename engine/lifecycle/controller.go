@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -27,11 +28,17 @@ type Options struct {
 	// LaunchTTL and RegistrationTTL: a NodeClaim not launched within LaunchTTL of its creation,
 	// or not registered within RegistrationTTL of its launch, is deleted.
 	LaunchTTL, RegistrationTTL time.Duration
+	// LaunchConcurrency is how many NodeClaims launch at once (at least 1). A launch waits
+	// seconds on the cloud, so a scale-out of hundreds of NodeClaims launched one after another
+	// would reach capacity minutes late; Karpenter launches each in a reconcile of its own.
+	LaunchConcurrency int
 }
 
-// DefaultOptions are Karpenter's.
+// DefaultOptions are Karpenter's TTLs, with launches 64 at a time: enough for a scale-out of a
+// thousand NodeClaims to launch within seconds, few enough to stay inside the API server's and
+// EC2's request rates.
 func DefaultOptions() Options {
-	return Options{LaunchTTL: 5 * time.Minute, RegistrationTTL: 15 * time.Minute}
+	return Options{LaunchTTL: 5 * time.Minute, RegistrationTTL: 15 * time.Minute, LaunchConcurrency: 64}
 }
 
 // Controller takes each NodeClaim from creation to an initialized node, and deletes those that
@@ -43,7 +50,9 @@ type Controller struct {
 	journal *journal.Journal
 	clock   clock.WithTicker
 	opts    Options
-	backoff map[string]backoff
+	// backoffMu guards backoff, which concurrent launches share.
+	backoffMu sync.Mutex
+	backoff   map[string]backoff
 	// driftChecked remembers the cloud's last drift answer per NodeClaim.
 	driftChecked map[string]driftCheck
 }
@@ -68,30 +77,53 @@ func (c *Controller) Reconcile(ctx context.Context) {
 	if !snap.Synced {
 		return
 	}
+	// NodeClaims still to launch step concurrently (each waits on the cloud); the others, whose
+	// steps are API writes only, one after another.
+	var launches []*state.Node
 	for _, sn := range snap.Nodes {
-		if sn.NodeClaim == nil || sn.NodeClaim.DeletionTimestamp != nil {
-			continue
-		}
-		if err := c.reconcile(ctx, snap, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
-			c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindLaunch, Reason: "Error", NodeClaims: []string{sn.NodeClaim.Name},
-				NodePool: sn.NodePool(), Message: fmt.Sprintf("nodeclaim %s: %v", sn.NodeClaim.Name, err)})
+		switch {
+		case sn.NodeClaim == nil || sn.NodeClaim.DeletionTimestamp != nil:
+		case !conditionTrue(sn.NodeClaim, karpv1.ConditionTypeLaunched):
+			launches = append(launches, sn)
+		default:
+			c.step(ctx, snap, sn)
 		}
 	}
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, max(c.opts.LaunchConcurrency, 1))
+	for _, sn := range launches {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			c.step(ctx, snap, sn)
+		})
+	}
+	wg.Wait()
 	if err := c.reconcileNodePools(ctx, snap); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
 		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindProvisioning, Reason: "Error", Message: "nodepool status: " + err.Error()})
 	}
 	exists := func(name string) bool {
 		return slices.ContainsFunc(snap.NodeClaims, func(nc *karpv1.NodeClaim) bool { return nc.Name == name })
 	}
+	c.backoffMu.Lock()
 	for name := range c.backoff {
 		if !exists(name) {
 			delete(c.backoff, name)
 		}
 	}
+	c.backoffMu.Unlock()
 	for name := range c.driftChecked {
 		if !exists(name) {
 			delete(c.driftChecked, name)
 		}
+	}
+}
+
+// step takes one step for a NodeClaim and journals what went wrong.
+func (c *Controller) step(ctx context.Context, snap *state.Snapshot, sn *state.Node) {
+	if err := c.reconcile(ctx, snap, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
+		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindLaunch, Reason: "Error", NodeClaims: []string{sn.NodeClaim.Name},
+			NodePool: sn.NodePool(), Message: fmt.Sprintf("nodeclaim %s: %v", sn.NodeClaim.Name, err)})
 	}
 }
 
@@ -128,7 +160,10 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 	if now.Sub(nc.CreationTimestamp.Time) > c.opts.LaunchTTL {
 		return c.giveUp(ctx, sn, fmt.Sprintf("not launched within %s", c.opts.LaunchTTL))
 	}
-	if b, ok := c.backoff[nc.Name]; ok && now.Before(b.next) {
+	c.backoffMu.Lock()
+	b, retried := c.backoff[nc.Name]
+	c.backoffMu.Unlock()
+	if retried && now.Before(b.next) {
 		return nil
 	}
 	launched, err := c.exec.Launch(ctx, nc)
@@ -139,11 +174,10 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "InsufficientCapacity", NodeClaims: []string{nc.Name},
 			NodePool: sn.NodePool(), Message: fmt.Sprintf("failed launching nodeclaim %s, deleting it so its pods are planned again: %v", nc.Name, err),
 			Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "InsufficientCapacityError", Message: err.Error()}}})
-		delete(c.backoff, nc.Name)
+		c.setBackoff(nc.Name, nil)
 		return ignoreNotFound(c.exec.DeleteNodeClaim(ctx, nc.Name, "(insufficient capacity)"))
 	}
 	if err != nil {
-		b, retried := c.backoff[nc.Name]
 		var notReady *cloudprovider.NodeClassNotReadyError
 		if !retried && errors.As(err, &notReady) {
 			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "NodeClassNotReady", NodeClaims: []string{nc.Name},
@@ -153,7 +187,7 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 		}
 		b.delay = min(max(2*b.delay, time.Second), 5*time.Minute)
 		b.next = now.Add(b.delay)
-		c.backoff[nc.Name] = b
+		c.setBackoff(nc.Name, &b)
 		// As Karpenter: the launch is not known to have failed for good, so Unknown, with the
 		// provider's reason when it names one.
 		reason, message := "LaunchFailed", err.Error()
@@ -167,7 +201,7 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 		})
 		return errors.Join(fmt.Errorf("launching (retry in %s): %w", b.delay, err), uerr)
 	}
-	delete(c.backoff, nc.Name)
+	c.setBackoff(nc.Name, nil)
 	// The annotations carry the node class's hash, its version and the instance profile: without
 	// them, EC2NodeClass drift could not be seen on this NodeClaim.
 	if _, err := c.exec.UpdateNodeClaim(ctx, nc.Name, "copy the launched instance's labels and annotations", func(o *karpv1.NodeClaim) error {
@@ -200,6 +234,17 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "Launched",
 			Message: fmt.Sprintf("Launched %s %s in %s", l[karpv1.CapacityTypeLabelKey], l[corev1.LabelInstanceTypeStable], l[corev1.LabelTopologyZone])}}})
 	return nil
+}
+
+// setBackoff remembers b for the NodeClaim name, or forgets its backoff when b is nil.
+func (c *Controller) setBackoff(name string, b *backoff) {
+	c.backoffMu.Lock()
+	defer c.backoffMu.Unlock()
+	if b == nil {
+		delete(c.backoff, name)
+		return
+	}
+	c.backoff[name] = *b
 }
 
 // register adopts the Node that came up for the NodeClaim: it gets the NodeClaim's labels and
