@@ -14,6 +14,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/demo"
 	"github.com/nodepilot/nodepilot/engine/pods"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
@@ -22,14 +23,20 @@ import (
 // the time from the first pod unschedulable to the first CreateFleet and to the last pod running,
 // the fleet's $/h, the AWS calls made from the controller's start (the watching console's few
 // included), and the controller's CPU seconds and peak RSS over its whole run.
+// nodepilot runs a second time with --packing Cost.
 func BenchmarkThousandPods(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "nodepilot")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/nodepilot/nodepilot").CombinedOutput(); err != nil {
 		b.Fatalf("building nodepilot: %v\n%s", err, out)
 	}
 	s := scenario{"thousand", []string{"common", "thousand"}, 1000}
-	for _, controller := range []string{demo.ControllerKarpenter, demo.ControllerNodepilot} {
-		b.Run(controller, func(b *testing.B) {
+	for _, run := range []struct{ name, controller, packing string }{
+		{demo.ControllerKarpenter, demo.ControllerKarpenter, ""},
+		{demo.ControllerNodepilot, demo.ControllerNodepilot, ""},
+		{demo.ControllerNodepilot + "-packing-cost", demo.ControllerNodepilot, string(scheduling.PackingCost)},
+	} {
+		controller := run.controller
+		b.Run(run.name, func(b *testing.B) {
 			for range b.N {
 				c := start(b, 12*time.Minute, s)
 				before := totalCalls(c)
@@ -38,7 +45,11 @@ func BenchmarkThousandPods(b *testing.B) {
 				if controller == demo.ControllerKarpenter {
 					k, err = c.env.Cluster.StartKarpenter(c.ctx, c.env.KarpenterOptions())
 				} else {
-					k, err = c.env.Cluster.StartNodepilot(c.ctx, bin, c.env.KarpenterOptions())
+					var flags []string
+					if run.packing != "" {
+						flags = []string{"--packing", run.packing}
+					}
+					k, err = c.env.Cluster.StartNodepilot(c.ctx, bin, c.env.KarpenterOptions(), flags...)
 				}
 				if err != nil {
 					b.Fatal(err)
@@ -55,7 +66,7 @@ func BenchmarkThousandPods(b *testing.B) {
 				b.ReportMetric(cpu, "cpu-s")
 				b.ReportMetric(rss, "peak-rss-MiB")
 				b.ReportMetric(float64(len(c.env.App.Cluster.Snapshot().NodeClaims)), "nodes")
-				b.Logf("%s: %s", controller, c.fleet().shapes())
+				b.Logf("%s: %s", run.name, c.fleet().shapes())
 				if err := c.env.Cluster.StopController(k); err != nil {
 					b.Error(err)
 				}

@@ -142,13 +142,14 @@ func (c *Cluster) StartKarpenter(ctx context.Context, opts ControllerOptions) (*
 
 // StartNodepilot starts nodepilot's controller (bin is a nodepilot binary) against the cluster as
 // StartKarpenter starts Karpenter: the same AWS settings, no leader election, its output in
-// nodepilot.log.
-func (c *Cluster) StartNodepilot(ctx context.Context, bin string, opts ControllerOptions) (*Controller, error) {
+// nodepilot.log. flags are further flags of `nodepilot controller` (such as --packing Cost).
+func (c *Cluster) StartNodepilot(ctx context.Context, bin string, opts ControllerOptions, flags ...string) (*Controller, error) {
 	ports, err := freePorts(2)
 	if err != nil {
 		return nil, err
 	}
 	args := []string{"controller", "--kubeconfig", c.Kubeconfig, "--cluster-name", opts.ClusterName, "--interruption-queue", opts.InterruptionQueue,
 		"--leader-elect=false", "--metrics-addr", "127.0.0.1:" + strconv.Itoa(ports[0]), "--health-addr", "127.0.0.1:" + strconv.Itoa(ports[1])}
+	args = append(args, flags...)
 	return c.startController(ctx, nodepilotName, bin, args, awsEnv(opts), ports)
 }
