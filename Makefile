@@ -1,5 +1,8 @@
 # nodepilot: the targets a newcomer can guess.
 GO        ?= go
+# Kustomize's Go plugin loader (plan never loads plugins) imports package plugin, which keeps every
+# exported method in the binary: 185 MB and 94 MiB resident at start instead of 69 MB and 45 MiB.
+export GOFLAGS := $(GOFLAGS) -tags=kustomize_disable_go_plugin_support
 TOOLS     := $(GO) tool -modfile=hack/tools/go.mod
 BIN       := bin/nodepilot
 PKGS      := ./...
@@ -17,7 +20,9 @@ build:
 
 ## test: every test (unit, AWS, integration, fidelity to Karpenter, conformance beside the real Karpenter), then short fuzz runs
 test: k8s-bins fidelity karpenter
-	$(GO) test -count=1 -timeout 60m $$($(GO) list $(PKGS) | grep -v '/conformance$$')
+	$(GO) test -count=1 -timeout 60m $$($(GO) list $(PKGS) | grep -v -e '/conformance$$' -e '/nodepilot/engine' -e '/nodepilot/aws')
+	@# The engine's loops and the AWS provider run concurrently: their tests run under the race detector.
+	$(GO) test -count=1 -race -timeout 30m ./engine/... ./aws/...
 	@# The conformance tier runs control planes and Karpenter: alone, so that it loads no timing test.
 	$(GO) test -count=1 -timeout 30m ./conformance
 	$(MAKE) fuzz
