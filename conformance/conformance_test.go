@@ -92,6 +92,7 @@ func start(t testing.TB, timeout time.Duration, s scenario) *cluster {
 	ctx, cancel := context.WithTimeout(t.Context(), timeout)
 	opts := demo.DefaultOptions()
 	opts.Dir, opts.Controller, opts.Manifests = t.TempDir(), demo.ControllerNone, manifests(t, s.dirs[:1])
+	opts.Metrics = false // the tier compares autoscalers; nothing there reads usage
 	// Both controllers of a comparison launch into one spot market, whenever each runs.
 	opts.HoldSpotPrices = true
 	env, err := demo.Start(ctx, opts)

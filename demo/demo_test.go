@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 	"k8s.io/utils/ptr"
 
 	"github.com/nodepilot/nodepilot/aws/emulator"
@@ -103,6 +104,9 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 	}
 	metrics.gather(t, registry)
 
+	t.Log("kubectl top: metrics-server serves the api pods' simulated use, a share of their requests")
+	checkUsage(t, ctx, env, "api-")
+
 	t.Log("scale in: the empty node is removed and its instance terminated")
 	last := nodeOf(t, env.App.Cluster.Snapshot(), "inflate-")
 	scale(t, ctx, kube, "inflate", 0)
@@ -126,6 +130,47 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 			t.Logf("journal %s %-14s %-22s %s", e.Time.Format("15:04:05"), e.Kind, e.Reason, e.Message)
 		}
 	}
+}
+
+// checkUsage waits until metrics.k8s.io serves usage for every running pod whose name starts
+// with prefix, within the shares of its requests the demo's load gives (loadShare), and for the
+// nodes they run on.
+func checkUsage(t *testing.T, ctx context.Context, env *Environment, prefix string) {
+	t.Helper()
+	client, err := metricsclient.NewForConfig(env.Cluster.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := client.MetricsV1beta1()
+	waitFor(t, ctx, env, 2*time.Minute, "usage of the "+prefix+" pods", func(s *state.Snapshot) error {
+		seen := 0
+		for _, p := range s.Pods {
+			if !strings.HasPrefix(p.Name, prefix) || p.Status.Phase != corev1.PodRunning {
+				continue
+			}
+			m, err := api.PodMetricses(p.Namespace).Get(ctx, p.Name, metav1.GetOptions{})
+			if err != nil {
+				return fmt.Errorf("pod %s: %w", p.Name, err)
+			}
+			req := p.Spec.Containers[0].Resources.Requests
+			for _, c := range m.Containers {
+				for name, within := range map[corev1.ResourceName][2]float64{corev1.ResourceCPU: {0.14, 0.76}, corev1.ResourceMemory: {0.49, 0.71}} {
+					used, asked := c.Usage[name], req[name]
+					if share := used.AsApproximateFloat64() / asked.AsApproximateFloat64(); share < within[0] || share > within[1] {
+						return fmt.Errorf("pod %s uses %s of %s %s requested (%.0f%%), want %.0f%%-%.0f%%", p.Name, used.String(), asked.String(), name, share*100, within[0]*100, within[1]*100)
+					}
+				}
+			}
+			if _, err := api.NodeMetricses().Get(ctx, p.Spec.NodeName, metav1.GetOptions{}); err != nil {
+				return fmt.Errorf("node %s: %w", p.Spec.NodeName, err)
+			}
+			seen++
+		}
+		if seen == 0 {
+			return fmt.Errorf("no running %s pod", prefix)
+		}
+		return nil
+	})
 }
 
 // staticNodePool creates a static NodePool of two replicas like the demo's first NodePool, waits

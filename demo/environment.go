@@ -55,6 +55,9 @@ type Options struct {
 	// WrapTransport, when set, wraps nodepilot's own connection to the API server (not the
 	// demo's setup), so that a test can see every request nodepilot sends.
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+	// Metrics runs metrics-server (kubectl top, the HPA's resource metrics) and simulates the
+	// Deployments' CPU and memory use, rising and falling over 15 minutes.
+	Metrics bool
 }
 
 // The controllers the demo can run.
@@ -84,7 +87,7 @@ func nodepilotREST(cfg *rest.Config, wrap func(http.RoundTripper) http.RoundTrip
 func DefaultOptions() Options {
 	as := autoscaler.DefaultOptions()
 	as.Disruption.SpotToSpot = true
-	return Options{BootDelay: 3 * time.Second, JoinDelay: 2 * time.Second, InterruptionNotice: 20 * time.Second, Autoscaler: as}
+	return Options{BootDelay: 3 * time.Second, JoinDelay: 2 * time.Second, InterruptionNotice: 20 * time.Second, Autoscaler: as, Metrics: true}
 }
 
 // Environment is a running demo: the control plane, the emulator and nodepilot over them.
@@ -123,7 +126,8 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 			env = nil
 		}
 	}()
-	env.Cluster, err = localcluster.Start(ctx, localcluster.Options{Dir: opts.Dir, CRDs: crdList, KubeconfigOut: opts.KubeconfigOut, Logger: opts.Logger})
+	env.Cluster, err = localcluster.Start(ctx, localcluster.Options{Dir: opts.Dir, CRDs: crdList, KubeconfigOut: opts.KubeconfigOut, Logger: opts.Logger,
+		MetricsServer: opts.Metrics})
 	if err != nil {
 		return env, fmt.Errorf("starting the local control plane: %w", err)
 	}
@@ -212,8 +216,8 @@ func (e *Environment) KarpenterOptions() localcluster.ControllerOptions {
 		FeatureGates: "SpotToSpotConsolidation=true"}
 }
 
-// Run runs nodepilot (or Karpenter, and nodepilot's console read-only) and the node registrar
-// until ctx ends.
+// Run runs nodepilot (or Karpenter, and nodepilot's console read-only), the node registrar and
+// the simulated load until ctx ends.
 func (e *Environment) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -225,8 +229,16 @@ func (e *Environment) Run(ctx context.Context) error {
 	}
 	registered := make(chan error, 1)
 	go func() { registered <- e.Cluster.RegisterNodes(ctx, e.instances, e.opts.JoinDelay) }()
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		if e.opts.Metrics {
+			e.runLoad(ctx)
+		}
+	}()
 	err := e.App.Run(ctx)
 	cancel()
+	<-loaded
 	if rerr := <-registered; rerr != nil && !errors.Is(rerr, context.Canceled) {
 		err = errors.Join(err, rerr)
 	}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the local control plane's binaries (etcd, kube-apiserver, kube-scheduler,
-# kube-controller-manager from k8s.io/kubernetes, and kwok) through the Go module proxy
-# into a versioned cache folder under $HOME. Idempotent: instant when everything is present.
+# kube-controller-manager from k8s.io/kubernetes, kwok and metrics-server) through the Go module
+# proxy into a versioned cache folder under $HOME. Idempotent: instant when everything is present.
 #
 #   hack/build-k8s-bins.sh          -> prints the folder holding the binaries
 #
@@ -12,13 +12,14 @@ set -euo pipefail
 
 K8S_VERSION=v1.37.2
 KWOK_VERSION=v0.8.0
+METRICS_SERVER_VERSION=v0.8.0
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE_ROOT=${NODEPILOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/nodepilot}
 BIN_DIR=$CACHE_ROOT/k8s-bins/$K8S_VERSION-kwok-$KWOK_VERSION
 
 say() { printf 'k8s-bins: %s\n' "$*" >&2; }
 
-components=(etcd kube-apiserver kube-scheduler kube-controller-manager kwok)
+components=(etcd kube-apiserver kube-scheduler kube-controller-manager kwok metrics-server)
 missing=()
 for c in "${components[@]}"; do [ -x "$BIN_DIR/$c" ] || missing+=("$c"); done
 if [ ${#missing[@]} -eq 0 ]; then echo "$BIN_DIR"; exit 0; fi
@@ -51,16 +52,22 @@ build() { # build NAME PACKAGE
   say "[$(elapsed)] $name ready"
 }
 
+# A program with a module of its own (its own dependency versions) is installed as released.
+install() { # install NAME PACKAGE@VERSION
+  local name=$1 pkg=$2 tmp
+  say "[$(elapsed)] go install $pkg"
+  tmp=$(mktemp -d)
+  GOBIN="$tmp" GOFLAGS=-mod=mod go install -trimpath -ldflags="-s -w" "$pkg"
+  mv "$tmp/$name" "$BIN_DIR/$name"; rmdir "$tmp"
+  say "[$(elapsed)] $name ready"
+}
+
 for c in "${missing[@]}"; do
   case $c in
     etcd) build etcd go.etcd.io/etcd/server/v3 ;;
     kube-apiserver|kube-scheduler|kube-controller-manager) build "$c" "k8s.io/kubernetes/cmd/$c" ;;
-    kwok)
-      say "[$(elapsed)] go install sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
-      tmp=$(mktemp -d)
-      GOBIN="$tmp" GOFLAGS=-mod=mod go install -trimpath -ldflags="-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
-      mv "$tmp/kwok" "$BIN_DIR/kwok"; rmdir "$tmp"
-      say "[$(elapsed)] kwok ready" ;;
+    kwok) install kwok "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" ;;
+    metrics-server) install metrics-server "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION" ;;
   esac
 done
 say "done in $(elapsed)"

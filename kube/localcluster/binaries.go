@@ -9,7 +9,8 @@ import (
 )
 
 // The versions of the control plane binaries. They must match K8S_VERSION and KWOK_VERSION in
-// hack/build-k8s-bins.sh, which builds them into the folder BinDir returns.
+// hack/build-k8s-bins.sh, which builds them (and metrics-server, METRICS_SERVER_VERSION) into the
+// folder BinDir returns.
 const (
 	kubernetesVersion = "v1.37.2"
 	kwokVersion       = "v0.8.0"
@@ -23,6 +24,8 @@ const (
 	schedulerName  = "kube-scheduler"
 	controllerName = "kube-controller-manager"
 	kwokName       = "kwok"
+	// metricsServerName runs only when Options.MetricsServer asks for it.
+	metricsServerName = "metrics-server"
 )
 
 // buildHint tells the user how to get missing binaries.
@@ -55,7 +58,7 @@ type binaries map[string]string
 func findBinaries(dir string) (binaries, error) {
 	bins := binaries{}
 	var missing []string
-	for _, name := range []string{etcdName, apiserverName, schedulerName, controllerName, kwokName} {
+	for _, name := range []string{etcdName, apiserverName, schedulerName, controllerName, kwokName, metricsServerName} {
 		path := filepath.Join(dir, name)
 		info, err := os.Stat(path)
 		if err != nil || info.IsDir() || info.Mode()&0o111 == 0 {

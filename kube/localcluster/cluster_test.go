@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/retry"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 
 	"github.com/nodepilot/nodepilot/kube/apis/crds"
 )
@@ -40,6 +41,7 @@ func TestCluster(t *testing.T) {
 		CRDs:          all,
 		KubeconfigOut: kubeconfigOut,
 		Logger:        slog.New(slog.NewTextHandler(t.Output(), nil)),
+		MetricsServer: true,
 	})
 	if err != nil {
 		t.Fatalf("Start: %v", err)
@@ -295,6 +297,7 @@ func testRegisterNodes(t *testing.T, c *Cluster, client kubernetes.Interface) {
 
 	pod := testPod("on-the-node", "1")
 	pod.Spec.NodeSelector = map[string]string{labelHostname: name}
+	pod.Annotations = map[string]string{UsageCPUAnnotation: "250m", UsageMemoryAnnotation: "300Mi"}
 	if _, err := client.CoreV1().Pods("default").Create(t.Context(), pod, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create pod: %v", err)
 	}
@@ -306,11 +309,44 @@ func testRegisterNodes(t *testing.T, c *Cluster, client kubernetes.Interface) {
 		return p.Spec.NodeName == name && p.Status.Phase == corev1.PodRunning, fmt.Sprintf("node %q phase %s", p.Spec.NodeName, p.Status.Phase)
 	})
 
+	testMetrics(t, c, name, pod)
+
 	src.set()
 	eventually(t, 10*time.Second, "node "+name+" deleted", func(ctx context.Context) (bool, string) {
 		_, err := nodes.Get(ctx, name, metav1.GetOptions{})
 		return apierrors.IsNotFound(err), fmt.Sprintf("get: %v", err)
 	})
+}
+
+// testMetrics: metrics-server, behind the aggregation layer, serves what kwok reports for the
+// node and the pod (the pod's annotations): what `kubectl top` reads. Its first figures come after
+// two scrapes, 15 s apart.
+func testMetrics(t *testing.T, c *Cluster, node string, pod *corev1.Pod) {
+	client, err := metricsclient.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := client.MetricsV1beta1()
+	eventually(t, 90*time.Second, "metrics of pod "+pod.Name, func(ctx context.Context) (bool, string) {
+		m, err := api.PodMetricses(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		if len(m.Containers) != 1 {
+			return false, fmt.Sprintf("%d containers", len(m.Containers))
+		}
+		cpu, mem := m.Containers[0].Usage[corev1.ResourceCPU], m.Containers[0].Usage[corev1.ResourceMemory]
+		// CPU is a rate over the window between two scrapes: a few millicores either way.
+		ok := cpu.MilliValue() >= 240 && cpu.MilliValue() <= 260 && mem.Cmp(resource.MustParse("300Mi")) == 0
+		return ok, fmt.Sprintf("cpu %s memory %s, want 250m and 300Mi", cpu.String(), mem.String())
+	})
+	m, err := api.NodeMetricses().Get(t.Context(), node, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("metrics of node %s: %v", node, err)
+	}
+	if cpu := m.Usage[corev1.ResourceCPU]; cpu.MilliValue() < 240 {
+		t.Errorf("node %s uses cpu %s, want at least its pod's 250m", node, cpu.String())
+	}
 }
 
 // hasTaint reports whether node carries a taint with key.

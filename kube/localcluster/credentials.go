@@ -1,14 +1,19 @@
 package localcluster
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/hex"
 	"encoding/pem"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // credentials are the files the control plane authenticates with, in Dir/certs.
@@ -18,7 +23,14 @@ type credentials struct {
 	serviceKey     string // PEM RSA private key that signs service-account tokens
 	servicePubKey  string // PEM public key that verifies them
 	apiserverCerts string // folder where kube-apiserver writes its self-signed serving certificate
+	// The API aggregation layer's front proxy: kube-apiserver presents the client certificate to
+	// extension API servers (metrics-server), which trust the CA for the user it names.
+	frontProxyCA, frontProxyCert, frontProxyKey string
 }
+
+// frontProxyUser is the name the front proxy's client certificate carries, the only one
+// extension API servers accept user headers from.
+const frontProxyUser = "front-proxy-client"
 
 // writeCredentials generates a random admin token and a service-account key pair into dir/certs.
 func writeCredentials(dir string) (credentials, error) {
@@ -28,6 +40,9 @@ func writeCredentials(dir string) (credentials, error) {
 		serviceKey:     filepath.Join(certs, "sa.key"),
 		servicePubKey:  filepath.Join(certs, "sa.pub"),
 		apiserverCerts: certs,
+		frontProxyCA:   filepath.Join(certs, "front-proxy-ca.crt"),
+		frontProxyCert: filepath.Join(certs, "front-proxy-client.crt"),
+		frontProxyKey:  filepath.Join(certs, "front-proxy-client.key"),
 	}
 	if err := os.MkdirAll(certs, 0o700); err != nil {
 		return creds, fmt.Errorf("localcluster: create %s: %w", certs, err)
@@ -59,5 +74,50 @@ func writeCredentials(dir string) (credentials, error) {
 	if err := os.WriteFile(creds.servicePubKey, public, 0o644); err != nil {
 		return creds, fmt.Errorf("localcluster: write %s: %w", creds.servicePubKey, err)
 	}
+	if err := writeFrontProxy(creds); err != nil {
+		return creds, fmt.Errorf("localcluster: front proxy certificates: %w", err)
+	}
 	return creds, nil
+}
+
+// writeFrontProxy generates the front proxy's CA and the client certificate it signs, valid for
+// a year (a cluster lives as long as a demo or a test).
+func writeFrontProxy(creds credentials) error {
+	now := time.Now()
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	ca := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "front-proxy-ca"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.AddDate(1, 0, 0), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
+	if err != nil {
+		return err
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	client := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: frontProxyUser},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.AddDate(1, 0, 0),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
+	clientDER, err := x509.CreateCertificate(rand.Reader, client, ca, &key.PublicKey, caKey)
+	if err != nil {
+		return err
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return err
+	}
+	for path, block := range map[string]*pem.Block{
+		creds.frontProxyCA:   {Type: "CERTIFICATE", Bytes: caDER},
+		creds.frontProxyCert: {Type: "CERTIFICATE", Bytes: clientDER},
+		creds.frontProxyKey:  {Type: "EC PRIVATE KEY", Bytes: keyDER},
+	} {
+		if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }

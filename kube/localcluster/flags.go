@@ -11,28 +11,32 @@ type layout struct {
 	dir        string
 	kubeconfig string
 	kwokConfig string
-	creds      credentials
+	// kwokMetrics configures kwok's simulated kubelet resource metrics and pod usage.
+	kwokMetrics string
+	creds       credentials
 
-	etcdPort, etcdPeerPort, apiserverPort, schedulerPort, controllerPort, kwokPort int
+	etcdPort, etcdPeerPort, apiserverPort, schedulerPort, controllerPort, kwokPort, metricsServerPort int
 }
 
 // newLayout assigns free loopback ports to the components of a cluster in dir.
 func newLayout(dir string, creds credentials) (layout, error) {
-	ports, err := freePorts(6)
+	ports, err := freePorts(7)
 	if err != nil {
 		return layout{}, err
 	}
 	return layout{
-		dir:            dir,
-		kubeconfig:     filepath.Join(dir, "kubeconfig"),
-		kwokConfig:     filepath.Join(dir, "kwok-stages.yaml"),
-		creds:          creds,
-		etcdPort:       ports[0],
-		etcdPeerPort:   ports[1],
-		apiserverPort:  ports[2],
-		schedulerPort:  ports[3],
-		controllerPort: ports[4],
-		kwokPort:       ports[5],
+		dir:               dir,
+		kubeconfig:        filepath.Join(dir, "kubeconfig"),
+		kwokConfig:        filepath.Join(dir, "kwok-stages.yaml"),
+		kwokMetrics:       filepath.Join(dir, "kwok-metrics.yaml"),
+		creds:             creds,
+		etcdPort:          ports[0],
+		etcdPeerPort:      ports[1],
+		apiserverPort:     ports[2],
+		schedulerPort:     ports[3],
+		controllerPort:    ports[4],
+		kwokPort:          ports[5],
+		metricsServerPort: ports[6],
 	}, nil
 }
 
@@ -63,8 +67,8 @@ func (l layout) etcdArgs() []string {
 const ServiceCIDR = "10.0.0.0/24"
 
 // apiserverArgs: static-token admin, RBAC, service-account keys from Go, a self-signed serving
-// certificate in certs/. Kubernetes 1.37 refuses a loopback --advertise-address unless the endpoint
-// reconciler is off.
+// certificate in certs/, and the aggregation layer's front proxy (for metrics-server). Kubernetes
+// 1.37 refuses a loopback --advertise-address unless the endpoint reconciler is off.
 func (l layout) apiserverArgs() []string {
 	return []string{
 		"--etcd-servers=" + loopback("http", l.etcdPort),
@@ -81,6 +85,13 @@ func (l layout) apiserverArgs() []string {
 		"--service-cluster-ip-range=" + ServiceCIDR,
 		"--allow-privileged=true",
 		"--disable-admission-plugins=ServiceAccount",
+		"--requestheader-client-ca-file=" + l.creds.frontProxyCA,
+		"--requestheader-allowed-names=" + frontProxyUser,
+		"--requestheader-username-headers=X-Remote-User",
+		"--requestheader-group-headers=X-Remote-Group",
+		"--requestheader-extra-headers-prefix=X-Remote-Extra-",
+		"--proxy-client-cert-file=" + l.creds.frontProxyCert,
+		"--proxy-client-key-file=" + l.creds.frontProxyKey,
 	}
 }
 
@@ -117,15 +128,38 @@ func (l layout) controllerArgs() []string {
 // kwokArgs: kwok plays the kubelet of the nodes labelled KwokNodeLabel=KwokNodeValue only, so a
 // test can still create a Node that nobody heartbeats. It renews node leases as a kubelet does
 // (the stages only rewrite node status every ten minutes), and hands out pod IPs from a /12.
+// Its server (HTTP and HTTPS on one port) plays every node's kubelet endpoint: the nodes' address
+// and kubelet port point at it, and it serves each node's resource metrics for metrics-server.
 func (l layout) kwokArgs() []string {
 	return []string{
 		"--kubeconfig=" + l.kubeconfig,
 		"--config=" + l.kwokConfig,
+		"--config=" + l.kwokMetrics,
 		"--server-address=" + fmt.Sprintf("127.0.0.1:%d", l.kwokPort),
+		"--node-ip=127.0.0.1",
+		"--node-port=" + strconv.Itoa(l.kwokPort),
 		"--manage-all-nodes=false",
 		"--manage-nodes-with-label-selector=" + KwokNodeLabel + "=" + KwokNodeValue,
 		"--manage-nodes-with-annotation-selector=",
 		"--node-lease-duration-seconds=40",
 		"--cidr=10.64.0.0/12",
+	}
+}
+
+// metricsServerArgs: metrics-server as an extension API server of the cluster's admin, serving a
+// certificate of its own on loopback, scraping each node's kubelet endpoint (kwok's server, whose
+// test certificate it cannot verify) at the port and metrics path the node names, every 15 s.
+func (l layout) metricsServerArgs() []string {
+	return []string{
+		"--kubeconfig=" + l.kubeconfig,
+		"--authentication-kubeconfig=" + l.kubeconfig,
+		"--authorization-kubeconfig=" + l.kubeconfig,
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(l.metricsServerPort),
+		"--cert-dir=" + filepath.Join(l.dir, "metrics-server"),
+		"--kubelet-insecure-tls",
+		"--kubelet-use-node-status-port",
+		"--kubelet-preferred-address-types=InternalIP",
+		"--metric-resolution=15s",
 	}
 }

@@ -1,7 +1,7 @@
 package localcluster
 
 import (
-	_ "embed" // for kwokStages
+	_ "embed" // for kwokStages and kwokMetrics
 	"fmt"
 	"os"
 )
@@ -21,10 +21,31 @@ const (
 //go:embed kwok-stages.yaml
 var kwokStages string
 
-// writeKwokStages writes the stage configuration kwok reads to path.
-func writeKwokStages(path string) error {
-	if err := os.WriteFile(path, []byte(kwokStages), 0o644); err != nil {
-		return fmt.Errorf("localcluster: write kwok stages %s: %w", path, err)
+// kwokMetrics is kwok's resource metrics endpoint and the usage it reports for pods.
+//
+//go:embed kwok-metrics.yaml
+var kwokMetrics string
+
+// The pod annotations whose quantities kwok reports as each of the pod's containers' CPU and
+// memory use (what metrics-server then serves): a workload's simulated load.
+const (
+	UsageCPUAnnotation    = "kwok.x-k8s.io/usage-cpu"
+	UsageMemoryAnnotation = "kwok.x-k8s.io/usage-memory"
+)
+
+// resourceMetricsPathAnnotation tells metrics-server where a node's kubelet serves its resource
+// metrics: kwok serves every node's under a path of its own.
+const resourceMetricsPathAnnotation = "metrics.k8s.io/resource-metrics-path"
+
+// resourceMetricsPath is that path for the node name.
+func resourceMetricsPath(node string) string { return "/metrics/nodes/" + node + "/metrics/resource" }
+
+// writeKwokConfig writes the stage and metrics configuration kwok reads.
+func writeKwokConfig(l layout) error {
+	for path, content := range map[string]string{l.kwokConfig: kwokStages, l.kwokMetrics: kwokMetrics} {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			return fmt.Errorf("localcluster: write kwok configuration %s: %w", path, err)
+		}
 	}
 	return nil
 }

@@ -51,7 +51,8 @@ func providerID(inst Instance) string {
 
 // nodeFor returns the Node that inst's kubelet would register: inst.Labels plus the well-known labels
 // (each only if the instance has the value), the kwok label, InstanceIDLabel, the provider ID, the
-// unregistered taint, and the instance's capacity. kwok then makes it Ready.
+// unregistered taint, the instance's capacity and where kwok serves its resource metrics. kwok then
+// makes it Ready.
 func nodeFor(inst Instance) *corev1.Node {
 	name := NodeName(inst)
 	labels := maps.Clone(inst.Labels)
@@ -75,7 +76,8 @@ func nodeFor(inst Instance) *corev1.Node {
 	labels[InstanceIDLabel] = inst.ID
 
 	return &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels,
+			Annotations: map[string]string{resourceMetricsPathAnnotation: resourceMetricsPath(name)}},
 		Spec: corev1.NodeSpec{
 			ProviderID: providerID(inst),
 			Taints:     []corev1.Taint{{Key: UnregisteredTaintKey, Effect: corev1.TaintEffectNoExecute}},

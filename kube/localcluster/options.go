@@ -30,4 +30,7 @@ type Options struct {
 	Logger *slog.Logger
 	// StartTimeout bounds Start on top of its context. Zero means DefaultStartTimeout.
 	StartTimeout time.Duration
+	// MetricsServer runs metrics-server behind the API aggregation layer: metrics.k8s.io (kubectl
+	// top, the HorizontalPodAutoscaler's resource metrics) from the usage kwok simulates.
+	MetricsServer bool
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Start starts a control plane and returns once kube-apiserver is ready, kube-scheduler and
-// kube-controller-manager are healthy, kwok serves, and opts.CRDs are Established. ctx bounds the
+// kube-controller-manager are healthy, kwok serves (and metrics-server, when asked for, serves
+// metrics.k8s.io), and opts.CRDs are Established. ctx bounds the
 // start only (together with opts.StartTimeout), not the life of the cluster. On error nothing is
 // left running, and the error names the component at fault and its log file.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
@@ -46,7 +47,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 			return nil, err
 		}
 	}
-	if err := writeKwokStages(l.kwokConfig); err != nil {
+	if err := writeKwokConfig(l); err != nil {
 		return nil, err
 	}
 
@@ -119,8 +120,14 @@ func (c *Cluster) start(ctx context.Context, bins binaries, l layout, opts Optio
 		controllerName: l.controllerArgs(),
 		kwokName:       l.kwokArgs(),
 	}
+	names := []string{schedulerName, controllerName, kwokName}
+	if opts.MetricsServer {
+		names = append(names, metricsServerName)
+		health[metricsServerName] = loopback("https", l.metricsServerPort) + "/livez"
+		args[metricsServerName] = l.metricsServerArgs()
+	}
 	var clients []*process
-	for _, name := range []string{schedulerName, controllerName, kwokName} {
+	for _, name := range names {
 		p, err := c.startProcess(name, bins, args[name])
 		if err != nil {
 			return err
@@ -133,6 +140,11 @@ func (c *Cluster) start(ctx context.Context, bins binaries, l layout, opts Optio
 		}
 	}
 
+	if opts.MetricsServer {
+		if err := registerMetricsServer(ctx, c.RESTConfig(), l.metricsServerPort); err != nil {
+			return err
+		}
+	}
 	if err := installCRDs(ctx, c.RESTConfig(), opts.CRDs); err != nil {
 		return err
 	}

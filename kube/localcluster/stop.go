@@ -23,7 +23,7 @@ func (c *Cluster) stop() error {
 	procs := c.procs
 	c.mu.Unlock()
 	// The autoscalers first: clients of the API server, like the next stage.
-	stages := [][]string{{karpenterName, nodepilotName}, {kwokName, controllerName, schedulerName}, {apiserverName}, {etcdName}}
+	stages := [][]string{{karpenterName, nodepilotName}, {metricsServerName, kwokName, controllerName, schedulerName}, {apiserverName}, {etcdName}}
 	var errs []error
 	for _, names := range stages {
 		var ps []*process

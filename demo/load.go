@@ -1,0 +1,105 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/nodepilot/nodepilot/kube/localcluster"
+)
+
+// The simulated load: each Deployment's pods use a share of their requests that rises and falls
+// over loadCycle (the seed's KEDA cron scales every 15 minutes), each Deployment at a phase of its
+// own; loadPeriod is how often the pods' usage annotations, which kwok reports, are rewritten.
+const (
+	loadCycle  = 15 * time.Minute
+	loadPeriod = 30 * time.Second
+)
+
+// loadShare is the share of its requests a pod of deployment uses at t: CPU between 15% and 75%,
+// memory between 50% and 70% (memory moves less than CPU in most services).
+func loadShare(deployment string, t time.Time) (cpu, memory float64) {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(deployment))
+	phase := float64(h.Sum32()%360) / 360 * 2 * math.Pi
+	wave := math.Sin(2*math.Pi*float64(t.UnixNano()%int64(loadCycle))/float64(loadCycle) + phase)
+	return 0.45 + 0.30*wave, 0.60 + 0.10*wave
+}
+
+// usageAnnotations are a pod's usage annotations for shares of its containers' requests (the
+// first container's: kwok reports the pod's annotations for each container). A pod without
+// requests gets none.
+func usageAnnotations(p *corev1.Pod, cpuShare, memShare float64) map[string]string {
+	if len(p.Spec.Containers) == 0 {
+		return nil
+	}
+	req := p.Spec.Containers[0].Resources.Requests
+	out := map[string]string{}
+	if cpu, ok := req[corev1.ResourceCPU]; ok {
+		out[localcluster.UsageCPUAnnotation] = resource.NewMilliQuantity(int64(float64(cpu.MilliValue())*cpuShare), resource.DecimalSI).String()
+	}
+	if mem, ok := req[corev1.ResourceMemory]; ok {
+		out[localcluster.UsageMemoryAnnotation] = resource.NewQuantity(int64(mem.AsApproximateFloat64()*memShare)&^0xfffff, resource.BinarySI).String()
+	}
+	return out
+}
+
+// runLoad rewrites the usage of the running pods of the demo's Deployments every loadPeriod
+// until ctx ends. A failed write is logged and tried again next period.
+func (e *Environment) runLoad(ctx context.Context) {
+	ticker := time.NewTicker(loadPeriod)
+	defer ticker.Stop()
+	for {
+		for _, d := range e.Deployments {
+			if err := e.applyLoad(ctx, d, time.Now()); err != nil && ctx.Err() == nil {
+				e.opts.Logger.Warn("simulated load", "deployment", d, "err", err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+// applyLoad sets the usage annotations of the running pods of deployment ("namespace/name").
+func (e *Environment) applyLoad(ctx context.Context, deployment string, now time.Time) error {
+	ns, name, _ := strings.Cut(deployment, "/")
+	d, err := e.clients.Kube.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	selector, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
+	if err != nil {
+		return fmt.Errorf("deployment %s: %w", deployment, err)
+	}
+	pods, err := e.clients.Kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: selector.String()})
+	if err != nil {
+		return err
+	}
+	cpu, mem := loadShare(deployment, now)
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		if p.Status.Phase != corev1.PodRunning {
+			continue
+		}
+		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": usageAnnotations(p, cpu, mem)}})
+		if err != nil {
+			return err
+		}
+		if _, err := e.clients.Kube.CoreV1().Pods(ns).Patch(ctx, p.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+			return fmt.Errorf("pod %s/%s: %w", ns, p.Name, err)
+		}
+	}
+	return nil
+}
