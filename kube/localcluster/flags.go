@@ -97,32 +97,32 @@ func (l layout) apiserverArgs() []string {
 
 // schedulerArgs: no leader election, health on its own loopback secure port.
 func (l layout) schedulerArgs() []string {
+	return append(l.clientServing(l.schedulerPort), "--leader-elect=false")
+}
+
+// clientServing are the flags of a component that reaches the API server as its admin and
+// serves on a loopback secure port, delegating who may call it to the API server.
+func (l layout) clientServing(port int) []string {
 	return []string{
 		"--kubeconfig=" + l.kubeconfig,
 		"--authentication-kubeconfig=" + l.kubeconfig,
 		"--authorization-kubeconfig=" + l.kubeconfig,
-		"--leader-elect=false",
 		"--bind-address=127.0.0.1",
-		"--secure-port=" + strconv.Itoa(l.schedulerPort),
+		"--secure-port=" + strconv.Itoa(port),
 	}
 }
 
 // controllerArgs: every controller but node IPAM (no pod CIDRs here), and the node-lifecycle
 // controller's grace periods shortened so that a node nobody heartbeats turns NotReady in about 20 s.
 func (l layout) controllerArgs() []string {
-	return []string{
-		"--kubeconfig=" + l.kubeconfig,
-		"--authentication-kubeconfig=" + l.kubeconfig,
-		"--authorization-kubeconfig=" + l.kubeconfig,
+	return append(l.clientServing(l.controllerPort),
 		"--leader-elect=false",
-		"--bind-address=127.0.0.1",
-		"--secure-port=" + strconv.Itoa(l.controllerPort),
-		"--service-account-private-key-file=" + l.creds.serviceKey,
+		"--service-account-private-key-file="+l.creds.serviceKey,
 		"--use-service-account-credentials=false",
 		"--controllers=*,-node-ipam-controller",
 		"--node-monitor-grace-period=20s",
 		"--node-startup-grace-period=20s",
-	}
+	)
 }
 
 // kwokArgs: kwok plays the kubelet of the nodes labelled KwokNodeLabel=KwokNodeValue only, so a
@@ -150,16 +150,11 @@ func (l layout) kwokArgs() []string {
 // certificate of its own on loopback, scraping each node's kubelet endpoint (kwok's server, whose
 // test certificate it cannot verify) at the port and metrics path the node names, every 15 s.
 func (l layout) metricsServerArgs() []string {
-	return []string{
-		"--kubeconfig=" + l.kubeconfig,
-		"--authentication-kubeconfig=" + l.kubeconfig,
-		"--authorization-kubeconfig=" + l.kubeconfig,
-		"--bind-address=127.0.0.1",
-		"--secure-port=" + strconv.Itoa(l.metricsServerPort),
-		"--cert-dir=" + filepath.Join(l.dir, "metrics-server"),
+	return append(l.clientServing(l.metricsServerPort),
+		"--cert-dir="+filepath.Join(l.dir, "metrics-server"),
 		"--kubelet-insecure-tls",
 		"--kubelet-use-node-status-port",
 		"--kubelet-preferred-address-types=InternalIP",
 		"--metric-resolution=15s",
-	}
+	)
 }
