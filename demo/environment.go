@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/app"
 	"github.com/nodepilot/nodepilot/aws"
@@ -58,6 +59,9 @@ type Options struct {
 	// Metrics runs metrics-server (kubectl top, the HPA's resource metrics) and simulates the
 	// Deployments' CPU and memory use, rising and falling over 15 minutes.
 	Metrics bool
+	// LoadClock tells the simulated load the time (the real clock when nil): a test holds the
+	// load where it wants it.
+	LoadClock clock.PassiveClock
 }
 
 // The controllers the demo can run.

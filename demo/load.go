@@ -9,30 +9,47 @@ import (
 	"strings"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
-// The simulated load: each Deployment's pods use a share of their requests that rises and falls
-// over loadCycle (the seed's KEDA cron scales every 15 minutes), each Deployment at a phase of its
-// own; loadPeriod is how often the pods' usage annotations, which kwok reports, are rewritten.
+// The simulated load rises and falls over loadCycle (the seed's KEDA cron scales every 15
+// minutes), each Deployment at a phase of its own; loadPeriod is how often the pods' usage
+// annotations, which kwok reports, are rewritten.
 const (
 	loadCycle  = 15 * time.Minute
 	loadPeriod = 30 * time.Second
 )
 
-// loadShare is the share of its requests a pod of deployment uses at t: CPU between 15% and 75%,
-// memory between 50% and 70% (memory moves less than CPU in most services).
-func loadShare(deployment string, t time.Time) (cpu, memory float64) {
+// loadWave is where deployment's load stands at t, from -1 to 1.
+func loadWave(deployment string, t time.Time) float64 {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(deployment))
 	phase := float64(h.Sum32()%360) / 360 * 2 * math.Pi
-	wave := math.Sin(2*math.Pi*float64(t.UnixNano()%int64(loadCycle))/float64(loadCycle) + phase)
-	return 0.45 + 0.30*wave, 0.60 + 0.10*wave
+	return math.Sin(2*math.Pi*float64(t.UnixNano()%int64(loadCycle))/float64(loadCycle) + phase)
+}
+
+// loadShare is the share of its requests a pod of deployment uses at t: CPU between 15% and 75%,
+// memory between 50% and 70% (memory moves less than CPU in most services).
+func loadShare(deployment string, t time.Time) (cpu, memory float64) {
+	w := loadWave(deployment, t)
+	return 0.45 + 0.30*w, 0.60 + 0.10*w
+}
+
+// scaledShare is the CPU share of its request each of running pods uses when a
+// HorizontalPodAutoscaler keeping CPU at target (a share of requests) between 1 and maxReplicas
+// scales deployment: they split a total load that needs between a tenth of maxReplicas and all of
+// them at the target, so the HPA has something to follow.
+func scaledShare(deployment string, t time.Time, target float64, maxReplicas, running int) float64 {
+	demand := (0.55 + 0.45*loadWave(deployment, t)) * float64(maxReplicas) * target
+	return demand / float64(max(running, 1))
 }
 
 // usageAnnotations are a pod's usage annotations for shares of its containers' requests (the
@@ -58,9 +75,13 @@ func usageAnnotations(p *corev1.Pod, cpuShare, memShare float64) map[string]stri
 func (e *Environment) runLoad(ctx context.Context) {
 	ticker := time.NewTicker(loadPeriod)
 	defer ticker.Stop()
+	clk := e.opts.LoadClock
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
 	for {
 		for _, d := range e.Deployments {
-			if err := e.applyLoad(ctx, d, time.Now()); err != nil && ctx.Err() == nil {
+			if err := e.applyLoad(ctx, d, clk.Now()); err != nil && ctx.Err() == nil {
 				e.opts.Logger.Warn("simulated load", "deployment", d, "err", err)
 			}
 		}
@@ -87,12 +108,21 @@ func (e *Environment) applyLoad(ctx context.Context, deployment string, now time
 	if err != nil {
 		return err
 	}
-	cpu, mem := loadShare(deployment, now)
+	var running []*corev1.Pod
 	for i := range pods.Items {
-		p := &pods.Items[i]
-		if p.Status.Phase != corev1.PodRunning {
-			continue
+		if p := &pods.Items[i]; p.Status.Phase == corev1.PodRunning {
+			running = append(running, p)
 		}
+	}
+	cpu, mem := loadShare(deployment, now)
+	target, maxReplicas, err := e.cpuTarget(ctx, d)
+	if err != nil {
+		return err
+	}
+	if maxReplicas > 0 {
+		cpu = scaledShare(deployment, now, target, maxReplicas, len(running))
+	}
+	for _, p := range running {
 		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": usageAnnotations(p, cpu, mem)}})
 		if err != nil {
 			return err
@@ -102,4 +132,26 @@ func (e *Environment) applyLoad(ctx context.Context, deployment string, now time
 		}
 	}
 	return nil
+}
+
+// cpuTarget finds the HorizontalPodAutoscaler that scales d on CPU utilization, and returns its
+// target (a share of requests) and maxReplicas; maxReplicas is 0 when there is none.
+func (e *Environment) cpuTarget(ctx context.Context, d *appsv1.Deployment) (float64, int, error) {
+	hpas, err := e.clients.Kube.AutoscalingV2().HorizontalPodAutoscalers(d.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, h := range hpas.Items {
+		ref := h.Spec.ScaleTargetRef
+		if ref.Kind != "Deployment" || ref.Name != d.Name {
+			continue
+		}
+		for _, m := range h.Spec.Metrics {
+			if r := m.Resource; m.Type == autoscalingv2.ResourceMetricSourceType && r != nil && r.Name == corev1.ResourceCPU &&
+				r.Target.Type == autoscalingv2.UtilizationMetricType && r.Target.AverageUtilization != nil {
+				return float64(*r.Target.AverageUtilization) / 100, int(h.Spec.MaxReplicas), nil
+			}
+		}
+	}
+	return 0, 0, nil
 }

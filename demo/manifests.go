@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -89,8 +90,9 @@ func pointAt(nc *awsv1.EC2NodeClass, clusterName string) {
 	}
 }
 
-// applyWorkloads creates the Deployments, PodDisruptionBudgets and Pods of one file in the
-// default namespace, and returns the Deployments ("namespace/name").
+// applyWorkloads creates the Deployments, DaemonSets, PodDisruptionBudgets, Pods and
+// HorizontalPodAutoscalers of one file (in the default namespace unless they name one), and
+// returns the Deployments ("namespace/name").
 func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []byte) ([]string, error) {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var deployments []string
@@ -132,6 +134,12 @@ func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []by
 				return nil, fmt.Errorf("%s: %w", file, err)
 			}
 			_, err = c.Kube.CoreV1().Pods(namespace(p.Namespace)).Create(ctx, &p, metav1.CreateOptions{})
+		case "HorizontalPodAutoscaler":
+			var hpa autoscalingv2.HorizontalPodAutoscaler
+			if err := yaml.UnmarshalStrict(doc, &hpa); err != nil {
+				return nil, fmt.Errorf("%s: %w", file, err)
+			}
+			_, err = c.Kube.AutoscalingV2().HorizontalPodAutoscalers(namespace(hpa.Namespace)).Create(ctx, &hpa, metav1.CreateOptions{})
 		default:
 			continue
 		}

@@ -54,9 +54,9 @@ func TestFindBinariesMissing(t *testing.T) {
 	}
 	_, err := findBinaries(dir)
 	if err == nil {
-		t.Fatal("findBinaries: no error with two binaries missing")
+		t.Fatal("findBinaries: no error with three binaries missing")
 	}
-	for _, want := range []string{controllerName, kwokName, dir, buildHint} {
+	for _, want := range []string{controllerName, kwokName, metricsServerName, dir, buildHint} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}

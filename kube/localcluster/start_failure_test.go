@@ -36,7 +36,7 @@ func TestStartFailureNamesComponent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			bin, dir := t.TempDir(), t.TempDir()
-			for _, name := range []string{etcdName, apiserverName, schedulerName, controllerName, kwokName} {
+			for _, name := range []string{etcdName, apiserverName, schedulerName, controllerName, kwokName, metricsServerName} {
 				script, ok := tt.scripts[name]
 				if !ok {
 					script = hang
