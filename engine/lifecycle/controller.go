@@ -35,8 +35,8 @@ type Options struct {
 }
 
 // DefaultOptions are Karpenter's TTLs, with launches 64 at a time: enough for a scale-out of a
-// thousand NodeClaims to launch within seconds, few enough to stay inside the API server's and
-// EC2's request rates.
+// thousand NodeClaims to launch within seconds, while bounding the CreateFleet calls and API
+// writes in flight.
 func DefaultOptions() Options {
 	return Options{LaunchTTL: 5 * time.Minute, RegistrationTTL: 15 * time.Minute, LaunchConcurrency: 64}
 }
