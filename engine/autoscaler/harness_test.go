@@ -71,9 +71,13 @@ func newHarnessWith(t testing.TB, envOpts []enginetest.Option, opts ...harnessOp
 	return h
 }
 
-// start builds a fresh autoscaler (as after a restart) and lets it run on every step.
+// start builds a fresh autoscaler (as after a restart) and lets it run on every step. It
+// launches one NodeClaim at a time: the simulated cloud answers at once, and a fixed launch order
+// gives every run the same instance ids, node names and so decisions, which the dry-run
+// comparisons and the crash replay rely on (TestLaunchesRunConcurrently covers concurrency).
 func (h *harness) start(opts ...harnessOption) {
 	o := autoscaler.DefaultOptions()
+	o.Lifecycle.LaunchConcurrency = 1
 	for _, opt := range opts {
 		opt(&o)
 	}
