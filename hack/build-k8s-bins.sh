@@ -20,8 +20,15 @@ BIN_DIR=$CACHE_ROOT/k8s-bins/$K8S_VERSION-kwok-$KWOK_VERSION
 say() { printf 'k8s-bins: %s\n' "$*" >&2; }
 
 components=(etcd kube-apiserver kube-scheduler kube-controller-manager kwok metrics-server)
+# The folder is named by the Kubernetes and kwok versions; metrics-server's version is stamped
+# beside its binary, so that changing METRICS_SERVER_VERSION rebuilds it.
+needed() { # needed NAME: missing, or built from another version than this script names
+  [ -x "$BIN_DIR/$1" ] || return 0
+  [ "$1" != metrics-server ] || [ "$(cat "$BIN_DIR/metrics-server.version" 2>/dev/null)" = "$METRICS_SERVER_VERSION" ] || return 0
+  return 1
+}
 missing=()
-for c in "${components[@]}"; do [ -x "$BIN_DIR/$c" ] || missing+=("$c"); done
+for c in "${components[@]}"; do if needed "$c"; then missing+=("$c"); fi; done
 if [ ${#missing[@]} -eq 0 ]; then echo "$BIN_DIR"; exit 0; fi
 
 mkdir -p "$BIN_DIR"
@@ -32,7 +39,7 @@ if ! flock -n 9; then
   flock 9
 fi
 missing=()
-for c in "${components[@]}"; do [ -x "$BIN_DIR/$c" ] || missing+=("$c"); done
+for c in "${components[@]}"; do if needed "$c"; then missing+=("$c"); fi; done
 if [ ${#missing[@]} -eq 0 ]; then echo "$BIN_DIR"; exit 0; fi
 
 say "building ${missing[*]} into $BIN_DIR"
@@ -67,7 +74,9 @@ for c in "${missing[@]}"; do
     etcd) build etcd go.etcd.io/etcd/server/v3 ;;
     kube-apiserver|kube-scheduler|kube-controller-manager) build "$c" "k8s.io/kubernetes/cmd/$c" ;;
     kwok) install kwok "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" ;;
-    metrics-server) install metrics-server "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION" ;;
+    metrics-server)
+      install metrics-server "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION"
+      echo "$METRICS_SERVER_VERSION" > "$BIN_DIR/metrics-server.version" ;;
   esac
 done
 say "done in $(elapsed)"
