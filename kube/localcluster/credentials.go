@@ -14,6 +14,9 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"k8s.io/client-go/util/cert"
+	"k8s.io/client-go/util/keyutil"
 )
 
 // credentials are the files the control plane authenticates with, in Dir/certs.
@@ -80,18 +83,14 @@ func writeCredentials(dir string) (credentials, error) {
 	return creds, nil
 }
 
-// writeFrontProxy generates the front proxy's CA and the client certificate it signs, valid for
-// a year (a cluster lives as long as a demo or a test).
+// writeFrontProxy generates the front proxy's CA (client-go's, valid ten years) and the client
+// certificate it signs, valid for a year (a cluster lives as long as a demo or a test).
 func writeFrontProxy(creds credentials) error {
-	now := time.Now()
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return err
 	}
-	ca := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "front-proxy-ca"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.AddDate(1, 0, 0), IsCA: true, BasicConstraintsValid: true,
-		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
-	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
+	ca, err := cert.NewSelfSignedCACert(cert.Config{CommonName: "front-proxy-ca"}, caKey)
 	if err != nil {
 		return err
 	}
@@ -99,23 +98,22 @@ func writeFrontProxy(creds credentials) error {
 	if err != nil {
 		return err
 	}
-	client := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: frontProxyUser},
+	now := time.Now()
+	template := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: frontProxyUser},
 		NotBefore: now.Add(-time.Hour), NotAfter: now.AddDate(1, 0, 0),
 		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
-	clientDER, err := x509.CreateCertificate(rand.Reader, client, ca, &key.PublicKey, caKey)
+	der, err := x509.CreateCertificate(rand.Reader, template, ca, &key.PublicKey, caKey)
 	if err != nil {
 		return err
 	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
+	keyPEM, err := keyutil.MarshalPrivateKeyToPEM(key)
 	if err != nil {
 		return err
 	}
-	for path, block := range map[string]*pem.Block{
-		creds.frontProxyCA:   {Type: "CERTIFICATE", Bytes: caDER},
-		creds.frontProxyCert: {Type: "CERTIFICATE", Bytes: clientDER},
-		creds.frontProxyKey:  {Type: "EC PRIVATE KEY", Bytes: keyDER},
-	} {
-		if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+	caPEM := pem.EncodeToMemory(&pem.Block{Type: cert.CertificateBlockType, Bytes: ca.Raw})
+	clientPEM := pem.EncodeToMemory(&pem.Block{Type: cert.CertificateBlockType, Bytes: der})
+	for path, data := range map[string][]byte{creds.frontProxyCA: caPEM, creds.frontProxyCert: clientPEM, creds.frontProxyKey: keyPEM} {
+		if err := os.WriteFile(path, data, 0o600); err != nil {
 			return err
 		}
 	}

@@ -8,17 +8,16 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
+	"k8s.io/kube-aggregator/pkg/apis/apiregistration/v1/helper"
+	aggregator "k8s.io/kube-aggregator/pkg/client/clientset_generated/clientset"
+	"k8s.io/utils/ptr"
 )
 
 // metricsAPIService is the APIService that routes metrics.k8s.io to metrics-server.
 const metricsAPIService = "v1beta1.metrics.k8s.io"
-
-var apiServices = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
 
 // registerMetricsServer makes metrics-server, listening on loopback port, the cluster's
 // metrics.k8s.io, as its release manifest does (a Service in kube-system and an APIService),
@@ -37,26 +36,24 @@ func registerMetricsServer(ctx context.Context, cfg *rest.Config, port int) erro
 	if _, err := client.CoreV1().Services(svc.Namespace).Create(ctx, svc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("localcluster: metrics-server service: %w", err)
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	agg, err := aggregator.NewForConfig(cfg)
 	if err != nil {
 		return fmt.Errorf("localcluster: metrics-server: %w", err)
 	}
+	apis := agg.ApiregistrationV1().APIServices()
 	// metrics-server's certificate is its own self-signed one, as in its release manifest.
-	api := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
-		"metadata": map[string]any{"name": metricsAPIService},
-		"spec": map[string]any{
-			"group": "metrics.k8s.io", "version": "v1beta1", "insecureSkipTLSVerify": true,
-			"groupPriorityMinimum": int64(100), "versionPriority": int64(100),
-			"service": map[string]any{"namespace": metav1.NamespaceSystem, "name": metricsServerName, "port": int64(port)},
-		},
-	}}
-	if _, err := dyn.Resource(apiServices).Create(ctx, api, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+	api := &apiregistrationv1.APIService{
+		ObjectMeta: metav1.ObjectMeta{Name: metricsAPIService},
+		Spec: apiregistrationv1.APIServiceSpec{Group: "metrics.k8s.io", Version: "v1beta1", InsecureSkipTLSVerify: true,
+			GroupPriorityMinimum: 100, VersionPriority: 100,
+			Service: &apiregistrationv1.ServiceReference{Namespace: svc.Namespace, Name: svc.Name, Port: ptr.To(int32(port))}},
+	}
+	if _, err := apis.Create(ctx, api, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("localcluster: metrics-server apiservice: %w", err)
 	}
 	for {
-		got, err := dyn.Resource(apiServices).Get(ctx, metricsAPIService, metav1.GetOptions{})
-		if err == nil && available(got) {
+		got, err := apis.Get(ctx, metricsAPIService, metav1.GetOptions{})
+		if err == nil && helper.IsAPIServiceConditionTrue(got, apiregistrationv1.Available) {
 			return nil
 		}
 		select {
@@ -65,15 +62,4 @@ func registerMetricsServer(ctx context.Context, cfg *rest.Config, port int) erro
 		case <-time.After(readyPollInterval):
 		}
 	}
-}
-
-// available reports whether an APIService's Available condition is True.
-func available(api *unstructured.Unstructured) bool {
-	conditions, _, _ := unstructured.NestedSlice(api.Object, "status", "conditions")
-	for _, c := range conditions {
-		if m, ok := c.(map[string]any); ok && m["type"] == "Available" {
-			return m["status"] == "True"
-		}
-	}
-	return false
 }
