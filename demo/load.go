@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -65,7 +64,8 @@ func usageAnnotations(p *corev1.Pod, cpuShare, memShare float64) map[string]stri
 		out[localcluster.UsageCPUAnnotation] = resource.NewMilliQuantity(int64(float64(cpu.MilliValue())*cpuShare), resource.DecimalSI).String()
 	}
 	if mem, ok := req[corev1.ResourceMemory]; ok {
-		out[localcluster.UsageMemoryAnnotation] = resource.NewQuantity(int64(mem.AsApproximateFloat64()*memShare)&^0xfffff, resource.BinarySI).String()
+		// Whole MiB, as kubectl top shows memory.
+		out[localcluster.UsageMemoryAnnotation] = resource.NewQuantity(int64(mem.AsApproximateFloat64()*memShare)&^(1<<20-1), resource.BinarySI).String()
 	}
 	return out
 }
@@ -80,9 +80,15 @@ func (e *Environment) runLoad(ctx context.Context) {
 		clk = clock.RealClock{}
 	}
 	for {
-		for _, d := range e.Deployments {
-			if err := e.applyLoad(ctx, d, clk.Now()); err != nil && ctx.Err() == nil {
-				e.opts.Logger.Warn("simulated load", "deployment", d, "err", err)
+		if targets, err := e.cpuTargets(ctx); err != nil {
+			if ctx.Err() == nil {
+				e.opts.Logger.Warn("simulated load", "err", err)
+			}
+		} else {
+			for _, d := range e.Deployments {
+				if err := e.applyLoad(ctx, d, clk.Now(), targets[d]); err != nil && ctx.Err() == nil {
+					e.opts.Logger.Warn("simulated load", "deployment", d, "err", err)
+				}
 			}
 		}
 		select {
@@ -93,8 +99,9 @@ func (e *Environment) runLoad(ctx context.Context) {
 	}
 }
 
-// applyLoad sets the usage annotations of the running pods of deployment ("namespace/name").
-func (e *Environment) applyLoad(ctx context.Context, deployment string, now time.Time) error {
+// applyLoad sets the usage annotations of the running pods of deployment ("namespace/name"),
+// whose pods split one load when an HPA scales it on CPU (target.maxReplicas > 0).
+func (e *Environment) applyLoad(ctx context.Context, deployment string, now time.Time, target cpuTarget) error {
 	ns, name, _ := strings.Cut(deployment, "/")
 	d, err := e.clients.Kube.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
@@ -115,12 +122,8 @@ func (e *Environment) applyLoad(ctx context.Context, deployment string, now time
 		}
 	}
 	cpu, mem := loadShare(deployment, now)
-	target, maxReplicas, err := e.cpuTarget(ctx, d)
-	if err != nil {
-		return err
-	}
-	if maxReplicas > 0 {
-		cpu = scaledShare(deployment, now, target, maxReplicas, len(running))
+	if target.maxReplicas > 0 {
+		cpu = scaledShare(deployment, now, target.utilization, target.maxReplicas, len(running))
 	}
 	for _, p := range running {
 		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": usageAnnotations(p, cpu, mem)}})
@@ -134,24 +137,31 @@ func (e *Environment) applyLoad(ctx context.Context, deployment string, now time
 	return nil
 }
 
-// cpuTarget finds the HorizontalPodAutoscaler that scales d on CPU utilization, and returns its
-// target (a share of requests) and maxReplicas; maxReplicas is 0 when there is none.
-func (e *Environment) cpuTarget(ctx context.Context, d *appsv1.Deployment) (float64, int, error) {
-	hpas, err := e.clients.Kube.AutoscalingV2().HorizontalPodAutoscalers(d.Namespace).List(ctx, metav1.ListOptions{})
+// cpuTarget is what a HorizontalPodAutoscaler scaling on CPU utilization keeps: utilization (a
+// share of requests) with at most maxReplicas.
+type cpuTarget struct {
+	utilization float64
+	maxReplicas int
+}
+
+// cpuTargets lists the HorizontalPodAutoscalers once and returns, per Deployment they scale
+// ("namespace/name"), their CPU target.
+func (e *Environment) cpuTargets(ctx context.Context) (map[string]cpuTarget, error) {
+	hpas, err := e.clients.Kube.AutoscalingV2().HorizontalPodAutoscalers(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
 	if err != nil {
-		return 0, 0, err
+		return nil, fmt.Errorf("listing horizontalpodautoscalers: %w", err)
 	}
+	out := map[string]cpuTarget{}
 	for _, h := range hpas.Items {
-		ref := h.Spec.ScaleTargetRef
-		if ref.Kind != "Deployment" || ref.Name != d.Name {
+		if h.Spec.ScaleTargetRef.Kind != "Deployment" {
 			continue
 		}
 		for _, m := range h.Spec.Metrics {
 			if r := m.Resource; m.Type == autoscalingv2.ResourceMetricSourceType && r != nil && r.Name == corev1.ResourceCPU &&
 				r.Target.Type == autoscalingv2.UtilizationMetricType && r.Target.AverageUtilization != nil {
-				return float64(*r.Target.AverageUtilization) / 100, int(h.Spec.MaxReplicas), nil
+				out[h.Namespace+"/"+h.Spec.ScaleTargetRef.Name] = cpuTarget{float64(*r.Target.AverageUtilization) / 100, int(h.Spec.MaxReplicas)}
 			}
 		}
 	}
-	return 0, 0, nil
+	return out, nil
 }
