@@ -128,25 +128,22 @@ func (l layout) controllerArgs() []string {
 // kwokArgs: kwok plays the kubelet of the nodes labelled KwokNodeLabel=KwokNodeValue only, so a
 // test can still create a Node that nobody heartbeats. It renews node leases as a kubelet does
 // (the stages only rewrite node status every ten minutes), and hands out pod IPs from a /12.
-// With metrics, its server (HTTP and HTTPS on one port) plays every node's kubelet endpoint for
-// metrics-server: the nodes' address and kubelet port point at it. Without, nodes keep kwok's
-// default address, as the conformance tier (which compares Karpenter's zonal spread) needs.
-func (l layout) kwokArgs(metrics bool) []string {
-	args := []string{
+// Its server (HTTP and HTTPS on one port) plays every node's kubelet endpoint: the nodes' address
+// and kubelet port point at it, and it serves each node's resource metrics for metrics-server.
+func (l layout) kwokArgs() []string {
+	return []string{
 		"--kubeconfig=" + l.kubeconfig,
 		"--config=" + l.kwokConfig,
 		"--config=" + l.kwokMetrics,
 		"--server-address=" + fmt.Sprintf("127.0.0.1:%d", l.kwokPort),
+		"--node-ip=127.0.0.1",
+		"--node-port=" + strconv.Itoa(l.kwokPort),
 		"--manage-all-nodes=false",
 		"--manage-nodes-with-label-selector=" + KwokNodeLabel + "=" + KwokNodeValue,
 		"--manage-nodes-with-annotation-selector=",
 		"--node-lease-duration-seconds=40",
 		"--cidr=10.64.0.0/12",
 	}
-	if metrics {
-		args = append(args, "--node-ip=127.0.0.1", "--node-port="+strconv.Itoa(l.kwokPort))
-	}
-	return args
 }
 
 // metricsServerArgs: metrics-server as an extension API server of the cluster's admin, serving a

@@ -118,7 +118,7 @@ func (c *Cluster) start(ctx context.Context, bins binaries, l layout, opts Optio
 	args := map[string][]string{
 		schedulerName:  l.schedulerArgs(),
 		controllerName: l.controllerArgs(),
-		kwokName:       l.kwokArgs(opts.MetricsServer),
+		kwokName:       l.kwokArgs(),
 	}
 	names := []string{schedulerName, controllerName, kwokName}
 	if opts.MetricsServer {
