@@ -125,7 +125,7 @@ func (c *Console) Drain(ctx context.Context, node string) error {
 	}
 	var errs []error
 	for _, p := range sn.Pods {
-		if !pods.IsEvictable(p) || pods.IsOwnedByDaemonSet(p) {
+		if !pods.IsRescheduled(p) {
 			continue
 		}
 		if err := c.app.Executor.Evict(ctx, p); err != nil {

@@ -54,7 +54,7 @@ func balancedTotals(snap *state.Snapshot, cat *provisioning.Catalog) map[string]
 		}
 		var moved []*corev1.Pod
 		for _, p := range sn.Pods {
-			if pods.IsEvictable(p) && !pods.IsOwnedByDaemonSet(p) {
+			if pods.IsRescheduled(p) {
 				moved = append(moved, p)
 			}
 		}

@@ -107,7 +107,7 @@ func candidate(sn *state.Node, snap *state.Snapshot, cat *provisioning.Catalog, 
 			until, _, _ := pods.DoNotDisruptUntil(p)
 			return nil, &block{reason: BlockedDoNotDisrupt, message: fmt.Sprintf("pod %s/%s is annotated karpenter.sh/do-not-disrupt", p.Namespace, p.Name), until: until, pod: p}
 		}
-		if !pods.IsEvictable(p) || pods.IsOwnedByDaemonSet(p) {
+		if !pods.IsRescheduled(p) {
 			continue
 		}
 		if pdb, why := pdbs.blocking(p); why != "" {

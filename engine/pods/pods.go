@@ -145,6 +145,10 @@ func IsEvictable(p *corev1.Pod) bool {
 	return true
 }
 
+// IsRescheduled reports whether disrupting its node moves the pod to another: a drain evicts it
+// and no DaemonSet runs it per node.
+func IsRescheduled(p *corev1.Pod) bool { return IsEvictable(p) && !IsOwnedByDaemonSet(p) }
+
 // Requests is what the pod asks of a node (containers, init containers and sidecars, overhead),
 // as admitted by the API server: a container's limit stands for a request it leaves out, the way
 // the API server defaults it. Pods from the API server are already defaulted; pods read from
