@@ -13,16 +13,17 @@ import (
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/kube/manifest"
 	"github.com/nodepilot/nodepilot/plan"
+	"github.com/nodepilot/nodepilot/rightsizing"
 )
 
 func planCommand(out io.Writer) *cobra.Command {
 	var files []string
-	var kustomization, output string
+	var kustomization, output, usageFile string
 	var zones []string
 	var atMax, compare bool
 	var solve solveFlags
 	cmd := &cobra.Command{
-		Use:   "plan (-f FILE|DIR [-f ...] | -k DIR | --compare A B) [--at-max] [-o table|json|yaml]",
+		Use:   "plan (-f FILE|DIR [-f ...] | -k DIR | --compare A B) [--at-max] [--usage FILE] [-o table|json|yaml]",
 		Short: "Show the nodes Karpenter would launch for these manifests, and why any pod cannot be placed",
 		Long: `plan reads NodePools, EC2NodeClasses, workloads (Pods, Deployments, ReplicaSets, StatefulSets,
 Jobs), DaemonSets, Nodes, PodDisruptionBudgets, HorizontalPodAutoscalers and KEDA ScaledObjects from
@@ -31,7 +32,10 @@ launch over the embedded us-east-1 catalog, the pods it would put on existing no
 cannot place with a reason per NodePool, and each NodePool's limits against what the plan would
 hold. Workloads run at their replicas as written, or with --at-max at their scalers' maximums (the
 peak). --compare A B plans two sources (each a kustomization folder, a folder or a file) the same
-way and prints what changes from A to B. Spot prices are synthetic estimates.
+way and prints what changes from A to B. --usage FILE reads what pods used (PodMetrics, as
+kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods writes them; several readings in one file or
+folder make a window) and adds the right-sizing of every workload: requests against use, the
+requests that fit, and the plan's price with them. Spot prices are synthetic estimates.
 Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if compare && len(args) != 2 {
@@ -66,6 +70,15 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 			if err != nil {
 				return fmt.Errorf("embedded catalog: %w", err)
 			}
+			var readings *manifest.Set
+			if usageFile != "" {
+				if compare {
+					return errors.New("--usage works with -f or -k, not --compare")
+				}
+				if readings, err = loadReadings(usageFile); err != nil {
+					return err
+				}
+			}
 			for _, z := range zones {
 				if !slices.Contains(cat.Zones(), z) {
 					return fmt.Errorf("--zones %s: the catalog's zones are %s", z, strings.Join(cat.Zones(), ", "))
@@ -84,7 +97,15 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 				if note := packingNote(pr.Input, r); note != "" {
 					notes = append(notes, note)
 				}
-				return plan.From(pr, r, notes), nil
+				if len(set.PodMetrics) > 0 && readings == nil {
+					notes = append(notes, fmt.Sprintf("%d PodMetrics readings are among the manifests: give them with --usage to right-size", len(set.PodMetrics)))
+				}
+				p := plan.From(pr, r, notes)
+				if readings != nil {
+					p.RightSizing = plan.RightSize(cmd.Context(), pr, readings.PodMetrics, rightsizing.DefaultPolicy())
+					p.Notes = append(p.Notes, readings.Notes...)
+				}
+				return p, nil
 			}
 			if !compare {
 				var p *plan.Plan
@@ -112,6 +133,7 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 	cmd.Flags().BoolVar(&compare, "compare", false, "plan two sources, A and B (each a kustomization folder, a folder or a file), and print what changes")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
 	cmd.Flags().BoolVar(&atMax, "at-max", false, "plan every workload a HorizontalPodAutoscaler or ScaledObject scales at its maximum replicas")
+	cmd.Flags().StringVar(&usageFile, "usage", "", "right-size from what pods used: a file or folder of PodMetrics readings (kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods)")
 	cmd.Flags().StringSliceVar(&zones, "zones", nil, "plan in these zones only, comma-separated (default: every zone of the catalog, which the demo's emulator also has)")
 	solve.register(cmd.Flags(), scheduling.DefaultOptions())
 	return cmd
@@ -124,6 +146,21 @@ func loadSource(path string) (*manifest.Set, error) {
 		return manifest.LoadKustomization(path)
 	}
 	return manifest.Load(path)
+}
+
+// loadReadings reads --usage: PodMetrics readings, and nothing else that planning would use.
+func loadReadings(path string) (*manifest.Set, error) {
+	set, err := manifest.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("--usage: %w", err)
+	}
+	if len(set.PodMetrics) == 0 {
+		return nil, fmt.Errorf("--usage %s: no PodMetrics readings in it; write some with kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods > FILE", path)
+	}
+	if others := len(set.Pods) + len(set.NodePools) + len(set.EC2NodeClasses) + len(set.Nodes) + len(set.DaemonSets); others > 0 {
+		return nil, fmt.Errorf("--usage %s: it holds %d objects other than PodMetrics readings; give manifests with -f and readings with --usage", path, others)
+	}
+	return set, nil
 }
 
 // packingNote says, for a plan packed as Karpenter packs, what cost packing would pay for the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -521,5 +522,68 @@ func TestPlanCompare(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, %q; want 1 and %q", tc.args, code, errOut, tc.want)
 		}
+	}
+}
+
+// TestPlanUsage right-sizes inflate from twelve readings of its five pods (CPU 100m to 214m,
+// memory 20Mi to 31Mi) and one reading of a pod no manifest makes: the 95th percentile of the
+// sixty CPU figures is 211m, so each pod should request 243m; memory, not requested, stays so.
+// Five pods of 243m fit a far smaller node than five of one CPU.
+func TestPlanUsage(t *testing.T) {
+	files := []string{"-f", seeds + "05-nodepool-default-study.yaml", "-f", seeds + "08-ec2nodeclass-default.yaml", "-f", seeds + "06-inflate.yaml"}
+	p, _ := planJSON(t, append([]string{"-o", "json", "--usage", "testdata/usage/inflate-podmetrics.json"}, files...)...)
+	rs := p.RightSizing
+	if rs == nil || len(rs.Workloads) != 1 {
+		t.Fatalf("right-sizing %+v, want one workload", rs)
+	}
+	w := rs.Workloads[0]
+	if w.Workload != "Deployment default/inflate" || w.Pods != 5 || w.Readings != 60 || w.Pending != "" ||
+		w.Used.Cpu().String() != "211m" || w.Suggested.Cpu().String() != "243m" || !w.Suggested.Memory().IsZero() || w.Requests.Cpu().String() != "1" {
+		t.Errorf("workload %+v", w)
+	}
+	if rs.Readings != 60 || rs.Unmatched != 1 || rs.PricePerHourAsRequested != p.TotalPricePerHour || rs.NodesAsRequested != 1 || rs.NodesRightSized != 1 ||
+		rs.PricePerHourRightSized >= rs.PricePerHourAsRequested/2 || math.Abs(w.SavingPerHour-(rs.PricePerHourAsRequested-rs.PricePerHourRightSized)) > 1e-9 {
+		t.Errorf("right-sizing %+v", rs)
+	}
+
+	out, errOut, code := runPlan(t, append([]string{"--usage", "testdata/usage/inflate-podmetrics.json"}, files...)...)
+	if code != 0 || !strings.Contains(out, "RIGHT-SIZING (60 readings; 1 of pods that no workload here makes, left out;") ||
+		!strings.Contains(out, "Deployment default/inflate  5     60        1        211m      243m") {
+		t.Errorf("exit %d, %s\n%s", code, errOut, out)
+	}
+
+	dir := t.TempDir()
+	negative, mixed := dir+"/negative.json", dir+"/mixed"
+	if err := os.Mkdir(mixed, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"testdata/usage/inflate-podmetrics.json", seeds + "06-inflate.yaml"} {
+		if err := os.WriteFile(mixed+"/"+f[strings.LastIndex(f, "/")+1:], []byte(mustRead(t, f)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(negative, []byte(strings.Replace(mustRead(t, "testdata/usage/inflate-podmetrics.json"), `"cpu": "100m"`, `"cpu": "-100m"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"readings that are not", []string{"--usage", seeds + "06-inflate.yaml"}, "--usage " + seeds + "06-inflate.yaml: no PodMetrics readings in it; write some with kubectl get --raw"},
+		{"manifests among the readings", []string{"--usage", mixed}, "--usage " + mixed + ": it holds 5 objects other than PodMetrics readings; give manifests with -f"},
+		{"a negative reading", []string{"--usage", negative}, "--usage: " + negative + `: document 1: items[0]: PodMetrics "default/inflate-5d8f7c9b4-ax0": containers[0].usage.cpu: must not be negative`},
+		{"with --compare", []string{"--compare", "--usage", "testdata/usage/inflate-podmetrics.json", seeds, seeds}, "--usage works with -f or -k, not --compare"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := tc.args
+			if !slices.Contains(args, "--compare") {
+				args = append(args, files...)
+			}
+			_, errOut, code := runPlan(t, args...)
+			if code != 1 || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, %q; want 1 and %q", code, errOut, tc.want)
+			}
+		})
 	}
 }

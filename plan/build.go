@@ -71,7 +71,7 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options, zon
 			pr.addStatic(np, types[ref.Name], set)
 			continue
 		}
-		in.NodePools = append(in.NodePools, scheduling.FromNodePool(np, types[ref.Name], usage(np.Name, set.Nodes)))
+		in.NodePools = append(in.NodePools, scheduling.FromNodePool(np, types[ref.Name], poolUsage(np.Name, set.Nodes)))
 	}
 
 	bound := map[string][]*corev1.Pod{}
@@ -123,8 +123,8 @@ func (pr *Problem) addStatic(np *karpv1.NodePool, types []*cloudprovider.Instanc
 	}
 }
 
-// usage is the capacity a NodePool's existing nodes hold against its limits.
-func usage(pool string, nodes []*corev1.Node) corev1.ResourceList {
+// poolUsage is the capacity a NodePool's existing nodes hold against its limits.
+func poolUsage(pool string, nodes []*corev1.Node) corev1.ResourceList {
 	out := corev1.ResourceList{}
 	for _, n := range nodes {
 		if n.Labels[karpv1.NodePoolLabelKey] != pool {

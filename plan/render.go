@@ -29,6 +29,8 @@ type Plan struct {
 	// Notes are at most MaxNotes notes; NotesOmitted counts those left out.
 	Notes        []string `json:"notes,omitempty"`
 	NotesOmitted int      `json:"notesOmitted,omitempty"`
+	// RightSizing is there with --usage.
+	RightSizing *RightSizing `json:"rightSizing,omitempty"`
 }
 
 // MaxNotes bounds the notes a plan shows: manifests can hold any number of skipped objects, and
@@ -240,6 +242,11 @@ func renderTable(w io.Writer, p *Plan) error {
 		fmt.Fprint(w, " (* spot prices are synthetic estimates, not AWS quotes)")
 	}
 	fmt.Fprintln(w)
+	if p.RightSizing != nil {
+		if err := renderRightSizing(w, p.RightSizing); err != nil {
+			return err
+		}
+	}
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}

@@ -94,6 +94,37 @@ func Input(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts s
 	return in
 }
 
+// Replan is the problem of placing every pod again from nothing, as a fleet consolidated to its
+// best would hold them: the pods a drain of the dynamic NodePools' nodes would move and the
+// pending pods, over every other node, with nothing yet counted against the NodePools' limits.
+// Right-sizing prices requests with it.
+func Replan(snap *state.Snapshot, cat *Catalog, opts scheduling.Options, wellKnown []string) *scheduling.Input {
+	exclude := map[string]bool{}
+	var ps []*corev1.Pod
+	for _, sn := range snap.Nodes {
+		pt, ok := cat.Pools[sn.NodePool()]
+		if !ok || pt.NodePool.IsStatic() {
+			continue
+		}
+		exclude[sn.Name()] = true
+		for _, p := range sn.Pods {
+			if pods.IsRescheduled(p) {
+				ps = append(ps, p)
+			}
+		}
+	}
+	for _, p := range snap.Pods {
+		if pods.IsProvisionable(p) {
+			ps = append(ps, p)
+		}
+	}
+	in := Input(snap, cat, ps, opts, wellKnown, exclude)
+	for i := range in.NodePools {
+		in.NodePools[i].Usage = nil
+	}
+	return in
+}
+
 // Capacity is what a node holds against its NodePool's limits: its capacity, or before it
 // launched, the largest of its NodeClaim's instance type options.
 func Capacity(sn *state.Node, cat *Catalog) corev1.ResourceList {

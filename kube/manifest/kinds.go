@@ -6,6 +6,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
@@ -48,6 +49,8 @@ func lookupHandler(apiVersion, kind string) (handler, bool) {
 		return handler{func() interface{} { return &autoscalingv2.HorizontalPodAutoscaler{} }, addHPA}, true
 	case "keda.sh/v1alpha1 ScaledObject":
 		return handler{func() interface{} { return &ScaledObject{} }, addScaledObject}, true
+	case "metrics.k8s.io/v1beta1 PodMetrics":
+		return handler{func() interface{} { return &metricsv1beta1.PodMetrics{} }, addPodMetrics}, true
 	}
 	return handler{}, false
 }
@@ -71,6 +74,8 @@ func supportedVersion(kind string) (string, bool) {
 		return "autoscaling/v2", true
 	case "ScaledObject":
 		return "keda.sh/v1alpha1", true
+	case "PodMetrics":
+		return "metrics.k8s.io/v1beta1", true
 	}
 	return "", false
 }

@@ -4,6 +4,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
@@ -25,6 +26,9 @@ type Set struct {
 	DaemonSets []*appsv1.DaemonSet
 	Nodes      []*corev1.Node
 	PDBs       []*policyv1.PodDisruptionBudget
+	// PodMetrics are readings of pods' use from metrics.k8s.io, for right-sizing; a pod may
+	// have many.
+	PodMetrics []*metricsv1beta1.PodMetrics
 	// Notes say what was skipped or assumed, one sentence each, naming file and document.
 	Notes []string
 }
@@ -39,5 +43,6 @@ func (s *Set) add(other *Set) {
 	s.DaemonSets = append(s.DaemonSets, other.DaemonSets...)
 	s.Nodes = append(s.Nodes, other.Nodes...)
 	s.PDBs = append(s.PDBs, other.PDBs...)
+	s.PodMetrics = append(s.PodMetrics, other.PodMetrics...)
 	s.Notes = append(s.Notes, other.Notes...)
 }
