@@ -160,7 +160,7 @@ does, over the cluster's NodePools and EC2NodeClasses. --readonly watches and ex
 		ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 		defer stop()
 		appOpts := cf.appOptions(opts, logger)
-		appOpts.ReadOnly = readOnly
+		appOpts.ReadOnly, appOpts.Usage = readOnly, true
 		a, err := app.New(ctx, appOpts)
 		if err != nil {
 			return err

@@ -547,7 +547,7 @@ func TestPlanUsage(t *testing.T) {
 	}
 
 	out, errOut, code := runPlan(t, append([]string{"--usage", "testdata/usage/inflate-podmetrics.json"}, files...)...)
-	if code != 0 || !strings.Contains(out, "RIGHT-SIZING (60 readings; 1 of pods that no workload here makes, left out;") ||
+	if code != 0 || !strings.Contains(out, "RIGHT-SIZING (60 readings; 1 reading of pods that no workload here makes left out;") ||
 		!strings.Contains(out, "Deployment default/inflate  5     60        1        211m      243m") {
 		t.Errorf("exit %d, %s\n%s", code, errOut, out)
 	}

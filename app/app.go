@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/aws"
@@ -30,6 +31,7 @@ import (
 	"github.com/nodepilot/nodepilot/kube"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
+	"github.com/nodepilot/nodepilot/kube/metricsapi"
 )
 
 // Options say which cluster and cloud to work on, and how.
@@ -52,6 +54,8 @@ type Options struct {
 	Registry prometheus.Registerer
 	// JournalSize is how many journal entries stay in memory.
 	JournalSize int
+	// Usage reads metrics.k8s.io for the console's usage columns and right-sizing.
+	Usage bool
 }
 
 // App is nodepilot assembled over one cluster and one cloud.
@@ -65,9 +69,11 @@ type App struct {
 	Executor *executor.Executor
 	// Provider is nil when NoProvider says why, in a few words: read-only without a cluster
 	// name or AWS.
-	Provider          *aws.Provider
-	NoProvider        string
-	Autoscaler        *autoscaler.Autoscaler
+	Provider   *aws.Provider
+	NoProvider string
+	Autoscaler *autoscaler.Autoscaler
+	// Usage polls metrics.k8s.io when Options.Usage; nil otherwise.
+	Usage             *metricsapi.Poller
 	KubernetesVersion string
 	closeWriter       func()
 }
@@ -125,6 +131,13 @@ func New(ctx context.Context, opts Options) (*App, error) {
 
 	if err := a.newProvider(ctx, cfg.Host); err != nil {
 		return nil, err
+	}
+	if opts.Usage {
+		mc, err := metricsclient.NewForConfig(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("metrics.k8s.io client: %w", err)
+		}
+		a.Usage = metricsapi.New(mc, metricsapi.Options{Clock: opts.Clock})
 	}
 
 	// Only a live run has a cluster writer at all.
@@ -273,6 +286,9 @@ func (a *App) Run(ctx context.Context) error {
 	run(func() error { return kube.RunInformers(ctx, a.REST, a.Cluster) })
 	if a.Provider != nil {
 		run(func() error { return a.Provider.Run(ctx) })
+	}
+	if a.Usage != nil {
+		run(func() error { a.Usage.Run(ctx); return nil })
 	}
 	switch {
 	case a.Autoscaler != nil:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -14,7 +15,9 @@ import (
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/rightsizing"
 	"github.com/nodepilot/nodepilot/ui"
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // Console is the console's Backend over a running App: it reads the App's state and journal,
@@ -87,6 +90,48 @@ func consolidation(sim disruption.Simulation) *ui.Consolidation {
 		return &ui.Consolidation{Reason: sim.Reason + ": " + sim.Message}
 	}
 	return &ui.Consolidation{Decision: cmd.Decision(), Replacements: cmd.ReplacementTypes(), PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter}
+}
+
+// Usage implements ui.Backend: nil when the App does not read metrics.k8s.io.
+func (c *Console) Usage() *usage.Snapshot {
+	if c.app.Usage == nil {
+		return nil
+	}
+	return c.app.Usage.Snapshot()
+}
+
+// rightSizingBudget bounds the per-workload simulations of one right-sizing: the fleet-wide
+// plans always run, then workloads alone, most excess first, while time remains.
+const rightSizingBudget = 10 * time.Second
+
+// RightSizing implements ui.Backend: every workload's pods against their use over the poller's
+// window, priced by planning the fleet from nothing (provisioning.Replan) as requested and
+// right-sized.
+func (c *Console) RightSizing(ctx context.Context) (*rightsizing.Report, error) {
+	switch {
+	case c.app.Usage == nil:
+		return nil, errors.New("usage is not read here")
+	case c.app.Provider == nil:
+		return nil, c.app.noCloud()
+	}
+	if s := c.app.Usage.Snapshot(); !s.Has() {
+		return nil, errors.New(s.Status)
+	}
+	snap := c.app.Cluster.Snapshot()
+	policy := rightsizing.DefaultPolicy()
+	ws := rightsizing.Suggest(snap.Pods, func(_ rightsizing.Key, ps []*corev1.Pod, container string) usage.Stats {
+		keys := make([]string, len(ps))
+		for i, p := range ps {
+			keys[i] = p.Namespace + "/" + p.Name
+		}
+		return c.app.Usage.Stats(keys, container, policy.Percentile)
+	}, policy)
+	prov := c.app.opts.Autoscaler.Provisioning
+	in := provisioning.Replan(snap, provisioning.LoadCatalog(ctx, c.app.Provider, snap), prov.Scheduling, prov.WellKnownLabels)
+	ctx, cancel := context.WithTimeout(ctx, rightSizingBudget)
+	defer cancel()
+	r := rightsizing.Simulate(ctx, in, ws)
+	return &r, nil
 }
 
 // Info implements ui.Backend.

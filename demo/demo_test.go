@@ -3,6 +3,7 @@ package demo
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -106,6 +107,8 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 
 	t.Log("kubectl top: metrics-server serves the api pods' simulated use, a share of their requests")
 	checkUsage(t, ctx, env, "api-")
+	t.Log("the console reads the same figures, and right-sizes api from its readings")
+	checkRightSizing(t, ctx, env)
 
 	t.Log("scale in: the empty node is removed and its instance terminated")
 	last := nodeOf(t, env.App.Cluster.Snapshot(), "inflate-")
@@ -170,6 +173,41 @@ func checkUsage(t *testing.T, ctx context.Context, env *Environment, prefix stri
 			return fmt.Errorf("no running %s pod", prefix)
 		}
 		return nil
+	})
+}
+
+// checkRightSizing waits until the console's backend has usage for the running api pods and
+// right-sizes api: its use (a share of its requests, from the demo's load) calls for less than
+// it requests, and planning the fleet with that is simulated and no dearer.
+func checkRightSizing(t *testing.T, ctx context.Context, env *Environment) {
+	t.Helper()
+	backend := env.App.Console("demo")
+	waitFor(t, ctx, env, 3*time.Minute, "api right-sized from its use", func(s *state.Snapshot) error {
+		u := backend.Usage()
+		for _, p := range s.Pods {
+			if strings.HasPrefix(p.Name, "api-") && p.Status.Phase == corev1.PodRunning && u.Pods[p.Namespace+"/"+p.Name].CPU == 0 {
+				return fmt.Errorf("no usage of pod %s in the console (%s)", p.Name, u.Status)
+			}
+		}
+		r, err := backend.RightSizing(ctx)
+		if err != nil {
+			return err
+		}
+		for i := range r.Workloads {
+			w := &r.Workloads[i]
+			if w.Key.Kind != "Deployment" || w.Key.Name != "api" {
+				continue
+			}
+			switch req, fit := w.Request(), w.Suggested(); {
+			case w.Why != "":
+				return errors.New(w.Why)
+			case fit.CPU >= req.CPU || fit.Mem >= req.Mem || !w.Simulated || w.Saving < 0 || r.After > r.Before:
+				return fmt.Errorf("api requests %+v, fits %+v, saves $%.3f/h (simulated %v); fleet $%.3f → $%.3f",
+					req, fit, w.Saving, w.Simulated, r.Before, r.After)
+			}
+			return nil
+		}
+		return fmt.Errorf("no Deployment api among %d workloads", len(r.Workloads))
 	})
 }
 

@@ -209,6 +209,8 @@ func (e *Environment) AppOptions(live bool) app.Options {
 		Autoscaler: e.opts.Autoscaler,
 		Logger:     e.opts.Logger,
 		Registry:   e.opts.Registry,
+		// metrics-server runs with the simulated load; usage is read where it does.
+		Usage: e.opts.Metrics,
 	}
 }
 

@@ -165,7 +165,7 @@ func renderRightSizing(w io.Writer, r *RightSizing) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "\nRIGHT-SIZING (%d readings", r.Readings)
 	if r.Unmatched > 0 {
-		fmt.Fprintf(tw, "; %d of pods that no workload here makes, left out", r.Unmatched)
+		fmt.Fprintf(tw, "; %s of pods that no workload here makes left out", render.Plural(r.Unmatched, "reading"))
 	}
 	fmt.Fprintln(tw, "; per pod: CPU at the 95th percentile, memory at its peak, 15% headroom)")
 	fmt.Fprintln(tw, "WORKLOAD\tPODS\tREADINGS\tCPU REQ\tCPU USED\tCPU FIT\tMEM REQ\tMEM USED\tMEM FIT\tSAVES $/HOUR")

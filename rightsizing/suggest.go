@@ -49,6 +49,9 @@ type Workload struct {
 	Pods []*corev1.Pod
 	// Containers are those of its first pod (by namespace and name).
 	Containers []Container
+	// Requested is what all its pods' containers request together (pods of two ReplicaSets
+	// of a Deployment in a rollout may differ).
+	Requested usage.Use
 	// Why says why there is no suggestion yet ("collecting usage: 3 of 10 readings"); "" when
 	// there is one.
 	Why string
@@ -84,8 +87,8 @@ func (w *Workload) sum(f func(Container) usage.Use) usage.Use {
 // Excess is what all its pods request beyond the suggestion: the capacity the fleet holds for
 // nothing (negative when they request too little).
 func (w *Workload) Excess() usage.Use {
-	r, s, n := w.Request(), w.Suggested(), int64(len(w.Pods))
-	return usage.Use{CPU: (r.CPU - s.CPU) * n, Mem: (r.Mem - s.Mem) * n}
+	s, n := w.Suggested(), int64(len(w.Pods))
+	return usage.Use{CPU: w.Requested.CPU - s.CPU*n, Mem: w.Requested.Mem - s.Mem*n}
 }
 
 // Changes reports whether the suggestion differs from what the workload requests.
@@ -110,6 +113,12 @@ func Suggest(ps []*corev1.Pod, stats StatsFunc, p Policy) []Workload {
 			return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 		})
 		w := Workload{Key: k, Pods: members}
+		for _, pod := range members {
+			for _, c := range pod.Spec.Containers {
+				req, _ := requested(c)
+				w.Requested = w.Requested.Add(req)
+			}
+		}
 		fewest := math.MaxInt
 		for _, c := range members[0].Spec.Containers {
 			st := stats(k, members, c.Name)

@@ -10,12 +10,14 @@ import (
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/rightsizing"
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // Backend is everything the console reads and does. Every method must be safe from any
 // goroutine. Methods with a context may block: the console calls them off the UI goroutine. The
 // others must not block: Info, Pause and Resume are called on the UI goroutine; Snapshot,
-// Journal, Provisioning and Price by the view model builder.
+// Journal, Provisioning, Price and Usage by the view model builder.
 type Backend interface {
 	// Snapshot is the cluster state now.
 	Snapshot() *state.Snapshot
@@ -36,6 +38,12 @@ type Backend interface {
 	ExplainNode(ctx context.Context, node string) (NodeExplanation, error)
 	// Info is the header's facts: cluster, versions and the autoscaler's mode.
 	Info() Info
+	// Usage is the latest reading of metrics.k8s.io (what nodes and pods use), or why there is
+	// none; nil when the backend does not read it.
+	Usage() *usage.Snapshot
+	// RightSizing compares each workload's requests with its use over the usage window, and
+	// prices right-sized requests by planning the fleet from nothing both ways.
+	RightSizing(ctx context.Context) (*rightsizing.Report, error)
 
 	// Cordon marks a node unschedulable (on) or schedulable again.
 	Cordon(ctx context.Context, node string, on bool) error

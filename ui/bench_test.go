@@ -22,7 +22,7 @@ import (
 func input(f *uitest.Fake) model.Input {
 	j := f.Journal()
 	return model.Input{Snapshot: f.Snapshot(), Entries: j.Entries(0), WhyNot: j.WhyNot, Price: f.Price,
-		Provisioning: f.Provisioning(), Skins: skin.Shipped(), Skin: "default", Now: f.Clock.Now()}
+		Provisioning: f.Provisioning(), Skins: skin.Shipped(), Skin: "default", Now: f.Clock.Now(), Usage: f.Usage()}
 }
 
 func specs(kinds ...model.Kind) []model.Spec {

@@ -27,6 +27,7 @@ func commands() []command {
 		{"decisions", []string{"dec", "decision"}, "disruption decisions, and the rules that forbid one", func(c *Console) { c.openKind(model.KindDecisions) }},
 		{"interruptions", []string{"int", "interruption"}, "spot interruptions and other instance events", func(c *Console) { c.openKind(model.KindInterruptions) }},
 		{"events", []string{"ev", "event", "journal"}, "every journal entry", func(c *Console) { c.openKind(model.KindEvents) }},
+		{"rightsizing", []string{"rs", "rightsize"}, "requests against use per workload, and what fitting them saves", func(c *Console) { c.openRightSizing() }},
 		{"skins", []string{"skin"}, "pick a skin", func(c *Console) { c.openKind(model.KindSkins) }},
 		{"help", []string{"?"}, "the keys", func(c *Console) { c.showHelp() }},
 		{"quit", []string{"q", "q!", "exit"}, "quit", func(c *Console) { c.quit() }},

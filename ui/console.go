@@ -84,7 +84,10 @@ type Console struct {
 	posted                        []func()
 	jobs                          []func(context.Context)
 	skinName                      string
+	rightSizing                   *model.RightSizing
 	wakeBuild, wakeJobs, wakeDraw chan struct{}
+	// wakeWorld asks the builder for a new World (what it is built from changed).
+	wakeWorld chan struct{}
 
 	// The builder's latest World and the facts it hands to the next one, under buildMu.
 	buildMu sync.Mutex
@@ -105,7 +108,7 @@ type frame struct {
 func New(b Backend, s *skin.Skin, opts Options) *Console {
 	opts = opts.withDefaults()
 	c := &Console{backend: b, opts: opts, pal: newPalette(s), history: newHistory(50), skinName: opts.SkinName, cache: model.NewCache(),
-		wakeBuild: make(chan struct{}, 1), wakeJobs: make(chan struct{}, 1), wakeDraw: make(chan struct{}, 1)}
+		wakeBuild: make(chan struct{}, 1), wakeJobs: make(chan struct{}, 1), wakeDraw: make(chan struct{}, 1), wakeWorld: make(chan struct{}, 1)}
 	if d, ok := b.(Demo); ok {
 		c.demo = d
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/journal"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	"github.com/nodepilot/nodepilot/rightsizing"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
@@ -36,6 +37,10 @@ func current(w *model.World, key string, ref any) any {
 		}
 	case *journal.Entry:
 		return o
+	case *rightsizing.Workload:
+		if wl := w.Workload(key); wl != nil {
+			return wl
+		}
 	}
 	return gone{}
 }
@@ -49,6 +54,8 @@ func describeRef(obj any, w *model.World) render.Text {
 		return render.DescribeNodeClaim(o.Claim, w.Now)
 	case *journal.Entry:
 		return render.DescribeEntry(o, w.Now)
+	case *rightsizing.Workload:
+		return render.DescribeWorkload(o, rightsizing.DefaultPolicy())
 	}
 	return errorText(fmt.Errorf("nothing to describe for %T", obj))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/ui/skin"
 	"github.com/nodepilot/nodepilot/ui/uitest"
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // screenHas fails unless the screen shows every text.
@@ -184,7 +185,7 @@ func TestCordonAndUncordon(t *testing.T) {
 func TestReadOnlyHidesDangerousKeys(t *testing.T) {
 	f := uitest.New(uitest.Small())
 	f.SetInfo(ui.Info{Context: "prod", ReadOnly: true})
-	h := newHarness(t, f, f, skin.Default(), 160, 50)
+	h := newHarness(t, f, f, skin.Default(), 160, 56)
 	h.keys(":nodes<Enter>")
 	hints := h.line("<Enter>pods")
 	for _, k := range []string{"<c>", "<u>", "<r>", "<Ctrl-D>", "<p>"} {
@@ -349,4 +350,58 @@ func TestHeaderSaysWhileSyncing(t *testing.T) {
 	h.has("syncing with the API server")
 	h2 := newHarness(t, f, f, skin.Default(), 160, 30)
 	h2.lacks("syncing")
+}
+
+// TestUsageColumnsSayWhyTheyAreEmpty: without figures from metrics.k8s.io the usage cells are
+// dashes and the tables that show them say why in their title; old figures stay, with why.
+func TestUsageColumnsSayWhyTheyAreEmpty(t *testing.T) {
+	gone := "metrics.k8s.io is not served: install metrics-server (kubectl top needs it too)"
+	stale := "metrics-server is not answering (its APIService is unavailable): check its pod and logs in kube-system; figures from 2m ago"
+	for _, tc := range []struct {
+		name      string
+		usage     *usage.Snapshot
+		keys      string
+		has, lack []string
+	}{
+		{"nodes, not served", &usage.Snapshot{Status: gone}, ":nodes<Enter>", []string{"Nodes(all)[12] usage: " + gone}, []string{"761m 19%"}},
+		{"pods, not served", &usage.Snapshot{Status: gone}, ":pods<Enter>", []string{"Pods(all)[53] usage: " + gone}, []string{"418m"}},
+		{"nodepools, stale", &usage.Snapshot{Status: stale, Time: uitest.Now().Add(-2 * time.Minute), Nodes: map[string]usage.Use{"ip-10-0-0-10.ec2.internal": {CPU: 1500, Mem: 2 << 30}}},
+			":np<Enter>", []string{"usage: " + stale, "1.5 "}, nil},
+		{"the dashboard's panes show no usage, so no note", &usage.Snapshot{Status: gone}, "", nil, []string{"usage:"}},
+		{"figures", nil, ":nodes<Enter>", []string{"761m 19%"}, []string{"usage:"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := uitest.New(uitest.Small())
+			f.SetUsage(tc.usage)
+			h := newHarness(t, f, f, skin.Default(), 260, 30)
+			h.keys(tc.keys)
+			h.has(tc.has...)
+			h.lacks(tc.lack...)
+		})
+	}
+}
+
+// TestRightSizing: :rightsizing asks the backend off the UI goroutine, again once a minute
+// while shown; d explains a workload's fit with the command that applies it; a failure says why.
+func TestRightSizing(t *testing.T) {
+	f := uitest.New(uitest.Small())
+	h := newHarness(t, f, f, skin.Default(), 220, 40)
+	h.keys(":rs<Enter>")
+	h.has("RightSizing(all)[4] planned from nothing: $0.538/h on 4 nodes as requested, $0.463/h on 4 right-sized")
+	h.fake.Advance(30 * time.Second)
+	h.draw()
+	h.fake.Advance(31 * time.Second)
+	h.draw()
+	if n := strings.Count(strings.Join(f.Calls(), "\n"), "right-sizing"); n != 2 {
+		t.Errorf("%d right-sizings in 61 seconds, want 2 (at once and after a minute): %v", n, f.Calls())
+	}
+	h.keys("/inflate<Enter>d")
+	h.has("Workload Deployment default/inflate", "fits: cpu 451m, memory 429Mi",
+		"kubectl -n default set resources deployment/inflate -c app --requests=cpu=451m,memory=429Mi")
+
+	failing := uitest.New(uitest.Small())
+	failing.FailExplanations(errors.New("AWS is unreachable"))
+	h = newHarness(t, failing, failing, skin.Default(), 200, 20)
+	h.keys(":rs<Enter>")
+	h.has("RightSizing(all)[0] right-sizing: AWS is unreachable")
 }

@@ -44,6 +44,7 @@ func TestGoldenViews(t *testing.T) {
 		{"prompt-completion", ":nodec", 120, 16},
 		{"filter-prompt", ":pods<Enter>/web", 120, 20},
 		{"confirm-drain", ":nodes<Enter><Down><Down>r", 120, 24},
+		{"rightsizing", ":rs<Enter>", 200, 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := small(t, tc.w, tc.h)

@@ -82,12 +82,12 @@ func (c *Console) build(refresh bool) {
 // builder's).
 func (c *Console) input() model.Input {
 	in := model.Input{Snapshot: c.backend.Snapshot(), Price: c.backend.Price, Provisioning: c.backend.Provisioning(),
-		Skins: c.skins, Now: c.opts.Clock.Now(), Cache: c.cache}
+		Skins: c.skins, Now: c.opts.Clock.Now(), Cache: c.cache, Usage: c.backend.Usage()}
 	if j := c.backend.Journal(); j != nil {
 		in.Entries, in.WhyNot = j.Entries(0), j.WhyNot
 	}
 	c.mu.Lock()
-	in.Skin = c.skinName
+	in.Skin, in.RightSizing = c.skinName, c.rightSizing
 	c.mu.Unlock()
 	return in
 }
@@ -106,6 +106,9 @@ func (c *Console) applyPending() {
 	}
 	for _, p := range posted {
 		p()
+	}
+	if p := c.top().active(); p != nil && p.spec.Kind == model.KindRightSizing {
+		c.refreshRightSizing(false)
 	}
 }
 
@@ -140,6 +143,8 @@ func (c *Console) buildLoop(ctx context.Context) {
 		case <-journal:
 			dirty = true
 		case <-tick.C:
+			dirty = true
+		case <-c.wakeWorld:
 			dirty = true
 		case <-c.wakeBuild:
 			planned = true

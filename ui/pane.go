@@ -17,12 +17,15 @@ type pane struct {
 	// label names the kind in the title ("Nodes"); scope says what it is narrowed to; note,
 	// when set, ends the title (a narrow dashboard's "1/5").
 	label, scope, note string
-	focused            bool
-	pal                *palette
+	// projected: it shows a few of the kind's columns (a dashboard pane), so not its table's note.
+	projected bool
+	focused   bool
+	pal       *palette
 }
 
 func newPane(label, scope string, spec model.Spec, cols []int, pal *palette) *pane {
-	return &pane{Box: tview.NewBox(), grid: newGrid(model.Columns(spec.Kind), cols), spec: spec, label: label, scope: scope, pal: pal}
+	return &pane{Box: tview.NewBox(), grid: newGrid(model.Columns(spec.Kind), cols), spec: spec, label: label, scope: scope, pal: pal,
+		projected: cols != nil}
 }
 
 func (p *pane) setPalette(pal *palette) { p.pal = pal }
@@ -64,6 +67,9 @@ func (p *pane) title() []span {
 	}
 	if p.note != "" {
 		spans = append(spans, span{" " + p.note, p.pal.title(titleFilter)})
+	}
+	if t := p.table(); t != nil && t.Note != "" && !p.projected {
+		spans = append(spans, span{" " + t.Note, p.pal.title(titleFilter)})
 	}
 	return append(spans, span{" ", p.pal.title(titleKind)})
 }

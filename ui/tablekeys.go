@@ -18,9 +18,10 @@ func (c *Console) tableKeys(p *pane) keymap {
 	name, help := enterKey(k)
 	km := keymap{{key: codeKey(tcell.KeyEnter), name: name, help: help, hint: true, do: func() { c.enter(p) }}}
 	if k != model.KindSkins {
-		km = append(km,
-			action{key: runeKey('d'), name: "describe", help: "describe the selected object", hint: true, do: func() { c.describe(p) }},
-			action{key: runeKey('y'), name: "yaml", help: "the selected object's YAML", hint: true, do: func() { c.yaml(p) }})
+		km = append(km, action{key: runeKey('d'), name: "describe", help: "describe the selected object", hint: true, do: func() { c.describe(p) }})
+	}
+	if k != model.KindSkins && k != model.KindRightSizing {
+		km = append(km, action{key: runeKey('y'), name: "yaml", help: "the selected object's YAML", hint: true, do: func() { c.yaml(p) }})
 	}
 	switch k {
 	case model.KindPending, model.KindPods, model.KindNodes, model.KindNodePools, model.KindNodeClaims, model.KindTouched:
@@ -62,6 +63,8 @@ func enterKey(k model.Kind) (name, help string) {
 		return "use skin", "use the selected skin"
 	case model.KindPending:
 		return "explain", "why the pod is pending"
+	case model.KindRightSizing:
+		return "describe", "how the workload's fit is computed, and the command that applies it"
 	}
 	return "open", "open the selected object"
 }

@@ -44,6 +44,8 @@ func label(k model.Kind) string {
 		return "Skins"
 	case model.KindTouched:
 		return "Touched"
+	case model.KindRightSizing:
+		return "RightSizing"
 	}
 	return string(k)
 }

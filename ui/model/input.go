@@ -7,6 +7,8 @@ import (
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/rightsizing"
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // Input is what a World is built from.
@@ -24,6 +26,20 @@ type Input struct {
 	Skins []string
 	Skin  string
 	Now   time.Time
+	// Usage is the latest reading of metrics.k8s.io, or why there is none; nil when nothing
+	// reads it.
+	Usage *usage.Snapshot
+	// RightSizing is the latest right-sizing the console asked for, or nil before any.
+	RightSizing *RightSizing
 	// Cache, when set, carries per-pod results from the previous World (see Cache).
 	Cache *Cache
+}
+
+// RightSizing is a right-sizing as the console holds it: the report, or why there is none.
+type RightSizing struct {
+	Report *rightsizing.Report
+	Err    error
+	// At is when it was computed; Busy says a new one is being computed.
+	At   time.Time
+	Busy bool
 }

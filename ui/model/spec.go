@@ -16,6 +16,8 @@ const (
 	KindInterruptions Kind = "interruptions"
 	KindEvents        Kind = "events"
 	KindSkins         Kind = "skins"
+	// KindRightSizing is each workload's requests against its use, and what fitting them saves.
+	KindRightSizing Kind = "rightsizing"
 	// KindTouched is the nodes and pods one journal entry names (a decision's drill-down).
 	KindTouched Kind = "touched"
 )
@@ -60,6 +62,8 @@ func Columns(k Kind) []render.Column {
 		return render.SkinColumns()
 	case KindTouched:
 		return render.TouchedColumns()
+	case KindRightSizing:
+		return render.RightSizingColumns()
 	}
 	return nil
 }

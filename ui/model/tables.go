@@ -1,8 +1,6 @@
 package model
 
 import (
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
@@ -14,7 +12,14 @@ func (w *World) Table(s Spec) *render.Table {
 	if s.Kind == KindNodes {
 		group = render.GroupNodes
 	}
-	return render.Build(Columns(s.Kind), w.scoped(s), s.Query, group)
+	t := render.Build(Columns(s.Kind), w.scoped(s), s.Query, group)
+	switch s.Kind {
+	case KindNodes, KindPods, KindNodePools:
+		t.Note = w.UsageNote()
+	case KindRightSizing:
+		t.Note = w.RightSizingNote()
+	}
+	return t
 }
 
 // scoped returns the rows of a spec's kind within its scope.
@@ -27,12 +32,7 @@ func (w *World) scoped(s Spec) []*render.Row {
 		if n == nil {
 			return nil
 		}
-		rows := make([]*render.Row, len(n.State.Pods))
-		for i, p := range n.State.Pods {
-			cpu, mem := w.Requests(p)
-			rows[i] = render.PodRow(p, cpu, mem, w.Now)
-		}
-		return rows
+		return each(n.State.Pods, w.PodRow)
 	case s.Kind == KindNodes && s.Scope.NodePool != "":
 		return keep(w.Rows(KindNodes), func(r *render.Row) bool { return r.Ref.(*render.Node).NodePool == s.Scope.NodePool })
 	}
@@ -61,10 +61,7 @@ func (w *World) render(k Kind) []*render.Row {
 	case KindNodeClaims:
 		return each(w.Claims(), func(c render.NodeClaim) *render.Row { return render.NodeClaimRow(c, now) })
 	case KindPods:
-		return each(w.Snapshot.Pods, func(p *corev1.Pod) *render.Row {
-			cpu, mem := w.Requests(p)
-			return render.PodRow(p, cpu, mem, now)
-		})
+		return each(w.Snapshot.Pods, w.PodRow)
 	case KindDecisions:
 		return entries(w.Entries, render.IsDecision, func(e *journal.Entry) *render.Row { return render.DecisionRow(e, now) })
 	case KindInterruptions:
@@ -73,6 +70,16 @@ func (w *World) render(k Kind) []*render.Row {
 		return entries(w.Entries, nil, func(e *journal.Entry) *render.Row { return render.EventRow(e, now) })
 	case KindSkins:
 		return each(w.Skins, func(name string) *render.Row { return render.SkinRow(name, name == w.Skin) })
+	case KindRightSizing:
+		if w.RightSizing == nil || w.RightSizing.Report == nil {
+			return nil
+		}
+		ws := w.RightSizing.Report.Workloads
+		rows := make([]*render.Row, len(ws))
+		for i := range ws {
+			rows[i] = render.RightSizingRow(&ws[i])
+		}
+		return rows
 	}
 	return nil
 }

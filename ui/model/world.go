@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -10,7 +11,9 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/rightsizing"
 	"github.com/nodepilot/nodepilot/ui/render"
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // World is the console's view of one moment: a snapshot joined with the journal, prices and the
@@ -32,6 +35,10 @@ type World struct {
 	Fleet Fleet
 	Skins []string
 	Skin  string
+	// Usage is what metrics.k8s.io says nodes and pods use (nil when nothing reads it).
+	Usage *usage.Snapshot
+	// RightSizing is the console's latest right-sizing, or nil.
+	RightSizing *RightSizing
 
 	pods       map[*corev1.Pod]podFacts
 	nodeByName map[string]*render.Node
@@ -55,9 +62,9 @@ func New(in Input) *World {
 	if snap == nil {
 		snap = &state.Snapshot{Time: in.Now}
 	}
-	w := &World{Now: in.Now, Snapshot: snap, Skins: in.Skins, Skin: in.Skin,
+	w := &World{Now: in.Now, Snapshot: snap, Skins: in.Skins, Skin: in.Skin, Usage: in.Usage, RightSizing: in.RightSizing,
 		nodeByName: make(map[string]*render.Node, len(snap.Nodes)), poolByName: map[string]int{}, rows: map[Kind]*lazyRows{}}
-	for _, k := range []Kind{KindPending, KindNodePools, KindNodes, KindNodeClaims, KindPods, KindDecisions, KindInterruptions, KindEvents, KindSkins} {
+	for _, k := range []Kind{KindPending, KindNodePools, KindNodes, KindNodeClaims, KindPods, KindDecisions, KindInterruptions, KindEvents, KindSkins, KindRightSizing} {
 		w.rows[k] = &lazyRows{}
 	}
 	w.pods = in.Cache.facts(snap.Pods)
@@ -115,6 +122,9 @@ func (w *World) buildNodes(in Input, facts []nodeFacts, sources *priceSources) {
 			cpu, mem := w.Requests(p)
 			n.CPUReq, n.MemReq = n.CPUReq+cpu, n.MemReq+mem
 		}
+		if w.Usage.Has() {
+			n.Used, n.HasUse = w.Usage.Nodes[n.Name]
+		}
 		if in.Price != nil {
 			if p, ok := in.Price(sn); ok {
 				n.PerHour, n.Priced = p.PerHour, true
@@ -152,6 +162,9 @@ func (w *World) buildPools() {
 		p.Nodes++
 		p.CPU, p.Mem = p.CPU+n.CPUCapacity, p.Mem+n.MemCapacity
 		p.PerHour += n.PerHour
+		if n.HasUse {
+			p.Used, p.HasUse = p.Used.Add(n.Used), true
+		}
 	}
 }
 
@@ -182,6 +195,76 @@ func (w *World) Requests(p *corev1.Pod) (cpu, mem int64) {
 		return f.cpu, f.mem
 	}
 	return render.PodRequests(p)
+}
+
+// Used is what metrics.k8s.io says a pod uses, or nil without a figure.
+func (w *World) Used(p *corev1.Pod) *usage.Use {
+	if !w.Usage.Has() {
+		return nil
+	}
+	if u, ok := w.Usage.Pods[p.Namespace+"/"+p.Name]; ok {
+		return &u
+	}
+	return nil
+}
+
+// PodRow renders a pod with its requests and use.
+func (w *World) PodRow(p *corev1.Pod) *render.Row {
+	cpu, mem := w.Requests(p)
+	return render.PodRow(p, cpu, mem, w.Used(p), w.Now)
+}
+
+// UsageNote says why usage columns are empty or old, for the titles of the tables that show
+// them; "" when the figures are fresh.
+func (w *World) UsageNote() string {
+	switch {
+	case w.Usage == nil:
+		return "usage: not read"
+	case w.Usage.Status != "":
+		return "usage: " + w.Usage.Status
+	}
+	return ""
+}
+
+// RightSizingNote sums the right-sizing up for its table's title: the planned fleet as
+// requested and right-sized, or why there is none yet.
+func (w *World) RightSizingNote() string {
+	rs := w.RightSizing
+	switch {
+	case rs == nil || rs.Report == nil && rs.Err == nil:
+		return "simulating..."
+	case rs.Err != nil:
+		return "right-sizing: " + rs.Err.Error()
+	}
+	r := rs.Report
+	note := fmt.Sprintf("planned from nothing: %s/h on %s as requested, %s/h on %d right-sized, saves %s/h (%s/month)",
+		render.Dollars(r.Before), render.Plural(r.NodesBefore, "node"), render.Dollars(r.After), r.NodesAfter, render.Dollars(r.Saving()), render.Monthly(r.Saving()))
+	if r.Unsimulated > 0 {
+		note += fmt.Sprintf("; %d workloads not simulated alone", r.Unsimulated)
+	}
+	if u := w.UsageNote(); u != "" {
+		note += "; " + u
+	}
+	if rs.Busy {
+		note += "; updating..."
+	} else {
+		note += "; " + render.Age(w.Now, rs.At) + " ago"
+	}
+	return note
+}
+
+// Workload returns a workload of the latest right-sizing by key (Key.String), or nil.
+func (w *World) Workload(key string) *rightsizing.Workload {
+	if w.RightSizing == nil || w.RightSizing.Report == nil {
+		return nil
+	}
+	ws := w.RightSizing.Report.Workloads
+	for i := range ws {
+		if ws[i].Key.String() == key {
+			return &ws[i]
+		}
+	}
+	return nil
 }
 
 // Node returns a node by name, or nil.

@@ -120,6 +120,15 @@ func MemOf(used, total int64) string {
 	return string(appendMem(append(b, '/'), total))
 }
 
+// UsedOf prints what is used and its share of what could be ("340m 17%"), or None without a
+// figure.
+func UsedOf(used, total int64, has bool, format func(int64) string) string {
+	if !has {
+		return None
+	}
+	return format(used) + " " + Percent(float64(used), float64(total))
+}
+
 // Percent prints part of whole ("42%"), or None when whole is zero.
 func Percent(part, whole float64) string {
 	if whole <= 0 {

@@ -1,5 +1,7 @@
 package render
 
+import "github.com/nodepilot/nodepilot/usage"
+
 // GroupNodes is the Grouper of :nodes: nodes by capacity type, then zone, each group headed by
 // a row with its subtotals (count, pods, CPU and memory requested against allocatable, $/h). The
 // order within a zone is the table's sort; groups come in name order.
@@ -63,10 +65,14 @@ func subtotal(level Level, key, label string, rows []*Row) *Row {
 	var pods int
 	var cpuReq, cpuAlloc, memReq, memAlloc int64
 	var price float64
-	priced := false
+	var used usage.Use
+	priced, hasUse := false, false
 	for _, r := range rows {
 		n := r.Ref.(*Node)
 		pods += n.Pods
+		if n.HasUse {
+			used, hasUse = used.Add(n.Used), true
+		}
 		cpuReq, cpuAlloc, memReq, memAlloc = cpuReq+n.CPUReq, cpuAlloc+n.CPUAlloc, memReq+n.MemReq, memAlloc+n.MemAlloc
 		if n.Priced {
 			price += n.PerHour
@@ -79,6 +85,7 @@ func subtotal(level Level, key, label string, rows []*Row) *Row {
 	cells[NodeColName] = label
 	cells[NodeColType] = Plural(len(rows), "node")
 	fillUsage(cells, nums, pods, cpuReq, cpuAlloc, memReq, memAlloc)
+	fillUsed(cells, nums, used, hasUse, cpuAlloc, memAlloc)
 	cells[NodeColPrice] = None
 	if priced {
 		cells[NodeColPrice] = Dollars(price)

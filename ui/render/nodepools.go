@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // NodePool is a NodePool with the totals of its nodes.
@@ -17,7 +18,10 @@ type NodePool struct {
 	Nodes int
 	// CPU (millicores) and Mem (bytes) are the capacity of its nodes, what limits count.
 	CPU, Mem int64
-	PerHour  float64
+	// Used is what its nodes use by metrics.k8s.io, when HasUse (some node has a figure).
+	Used    usage.Use
+	HasUse  bool
+	PerHour float64
 }
 
 // NodePoolColumns are the columns of :nodepools.
@@ -30,6 +34,8 @@ func NodePoolColumns() []Column {
 		{Name: "CPU%", Align: AlignRight, Sort: 'U', Numeric: true, DescFirst: true},
 		{Name: "MEM", Align: AlignRight},
 		{Name: "MEM%", Align: AlignRight, Sort: 'M', Numeric: true, DescFirst: true},
+		{Name: "CPU USED", Align: AlignRight, Sort: 'E', Numeric: true, DescFirst: true},
+		{Name: "MEM USED", Align: AlignRight, Sort: 'F', Numeric: true, DescFirst: true},
 		{Name: "$/H", Align: AlignRight, Sort: 'C', Numeric: true, DescFirst: true},
 		{Name: "$/MONTH", Align: AlignRight},
 		{Name: "POLICY"},
@@ -49,6 +55,8 @@ const (
 	NodePoolColCPUPct
 	NodePoolColMem
 	NodePoolColMemPct
+	NodePoolColCPUUsed
+	NodePoolColMemUsed
 	NodePoolColPrice
 	NodePoolColMonthly
 	NodePoolColPolicy
@@ -74,10 +82,14 @@ func NodePoolRow(p NodePool, now time.Time) *Row {
 	}
 	cells[NodePoolColNodes] = itoa(p.Nodes)
 	nums[NodePoolColNodes] = float64(p.Nodes)
-	cells[NodePoolColCPU], cells[NodePoolColCPUPct], nums[NodePoolColCPUPct] = usage(p.CPU, cpuLimit, hasCPU, CPU)
-	cells[NodePoolColMem], cells[NodePoolColMemPct], nums[NodePoolColMemPct] = usage(p.Mem, memLimit, hasMem, Mem)
+	cells[NodePoolColCPU], cells[NodePoolColCPUPct], nums[NodePoolColCPUPct] = againstLimit(p.CPU, cpuLimit, hasCPU, CPU)
+	cells[NodePoolColMem], cells[NodePoolColMemPct], nums[NodePoolColMemPct] = againstLimit(p.Mem, memLimit, hasMem, Mem)
 	tones[NodePoolColCPUPct] = limitTone(nums[NodePoolColCPUPct])
 	tones[NodePoolColMemPct] = limitTone(nums[NodePoolColMemPct])
+	cells[NodePoolColCPUUsed] = UsedOf(p.Used.CPU, p.CPU, p.HasUse, CPU)
+	nums[NodePoolColCPUUsed] = Ratio(float64(p.Used.CPU), float64(p.CPU))
+	cells[NodePoolColMemUsed] = UsedOf(p.Used.Mem, p.Mem, p.HasUse, Mem)
+	nums[NodePoolColMemUsed] = Ratio(float64(p.Used.Mem), float64(p.Mem))
 	cells[NodePoolColPrice] = Dollars(p.PerHour)
 	nums[NodePoolColPrice] = p.PerHour
 	tones[NodePoolColPrice] = ToneCost
@@ -104,8 +116,8 @@ func limit(l karpv1.Limits, name corev1.ResourceName, milli bool) (int64, bool) 
 	return q.Value(), true
 }
 
-// usage prints what is used of a limit: the cell, the percentage cell and the ratio.
-func usage(used, limit int64, has bool, format func(int64) string) (string, string, float64) {
+// againstLimit prints what is used of a limit: the cell, the percentage cell and the ratio.
+func againstLimit(used, limit int64, has bool, format func(int64) string) (string, string, float64) {
 	if !has {
 		return format(used) + "/∞", None, 0
 	}

@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // Node is a node with what the console computed about it.
@@ -17,9 +18,12 @@ type Node struct {
 	Pods                               int
 	CPUReq, CPUAlloc, MemReq, MemAlloc int64
 	CPUCapacity, MemCapacity           int64
-	PerHour                            float64
-	Priced                             bool
-	Created                            time.Time
+	// Used is what metrics.k8s.io says the node uses, when HasUse.
+	Used    usage.Use
+	HasUse  bool
+	PerHour float64
+	Priced  bool
+	Created time.Time
 	// Blocked is the reason code the journal keeps for why the node is not disrupted ("" when
 	// nothing blocks it), and BlockedUntil when that ends, if known.
 	Blocked        string
@@ -45,6 +49,8 @@ func NodeColumns() []Column {
 		{Name: "MEM%", Align: AlignRight, Sort: 'M', Numeric: true, DescFirst: true},
 		{Name: "$/H", Align: AlignRight, Sort: 'C', Numeric: true, DescFirst: true},
 		{Name: "STATUS", Sort: 'S'},
+		{Name: "CPU USED", Align: AlignRight, Sort: 'E', Numeric: true, DescFirst: true},
+		{Name: "MEM USED", Align: AlignRight, Sort: 'F', Numeric: true, DescFirst: true},
 		{Name: "DISRUPTION", MaxWidth: 40},
 		{Name: "AGE", Align: AlignRight, Sort: 'A', Numeric: true},
 	}
@@ -64,6 +70,8 @@ const (
 	NodeColMemPct
 	NodeColPrice
 	NodeColStatus
+	NodeColCPUUsed
+	NodeColMemUsed
 	NodeColDisruption
 	NodeColAge
 )
@@ -87,6 +95,7 @@ func NodeRow(n *Node, now time.Time) *Row {
 		tones[NodeColZone] = Zone(n.ZoneIndex)
 	}
 	fillUsage(cells, nums, n.Pods, n.CPUReq, n.CPUAlloc, n.MemReq, n.MemAlloc)
+	fillUsed(cells, nums, n.Used, n.HasUse, n.CPUAlloc, n.MemAlloc)
 	if n.Priced {
 		cells[NodeColPrice] = Dollars(n.PerHour)
 		nums[NodeColPrice] = n.PerHour
@@ -113,6 +122,14 @@ func fillUsage(cells []string, nums []float64, pods int, cpuReq, cpuAlloc, memRe
 	cells[NodeColMem] = MemOf(memReq, memAlloc)
 	cells[NodeColMemPct] = Percent(float64(memReq), float64(memAlloc))
 	nums[NodeColMemPct] = Ratio(float64(memReq), float64(memAlloc))
+}
+
+// fillUsed writes what metrics.k8s.io says is used against allocatable.
+func fillUsed(cells []string, nums []float64, used usage.Use, has bool, cpuAlloc, memAlloc int64) {
+	cells[NodeColCPUUsed] = UsedOf(used.CPU, cpuAlloc, has, CPU)
+	nums[NodeColCPUUsed] = Ratio(float64(used.CPU), float64(cpuAlloc))
+	cells[NodeColMemUsed] = UsedOf(used.Mem, memAlloc, has, Mem)
+	nums[NodeColMemUsed] = Ratio(float64(used.Mem), float64(memAlloc))
 }
 
 func blocker(n *Node, now time.Time) string {

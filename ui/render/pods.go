@@ -5,6 +5,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // PodColumns are the columns of :pods.
@@ -17,21 +19,28 @@ func PodColumns() []Column {
 		{Name: "NODE", Sort: 'O'},
 		{Name: "CPU", Align: AlignRight, Sort: 'C', Numeric: true, DescFirst: true},
 		{Name: "MEM", Align: AlignRight, Sort: 'M', Numeric: true, DescFirst: true},
+		{Name: "CPU USED", Align: AlignRight, Sort: 'E', Numeric: true, DescFirst: true},
+		{Name: "MEM USED", Align: AlignRight, Sort: 'F', Numeric: true, DescFirst: true},
 		{Name: "AGE", Align: AlignRight, Sort: 'A', Numeric: true},
 	}
 }
 
-// PodRow renders a pod with its requests (CPU in millicores, memory in bytes).
-func PodRow(p *corev1.Pod, cpu, mem int64, now time.Time) *Row {
+// PodRow renders a pod with its requests (CPU in millicores, memory in bytes) and what it uses
+// (nil without a figure).
+func PodRow(p *corev1.Pod, cpu, mem int64, used *usage.Use, now time.Time) *Row {
 	status, tone := PodStatus(p)
 	node := p.Spec.NodeName
 	if node == "" {
 		node = None
 	}
+	cpuUsed, memUsed, nums := None, None, []float64{5: float64(cpu), 6: float64(mem), 9: ageSeconds(now, p.CreationTimestamp.Time)}
+	if used != nil {
+		cpuUsed, memUsed, nums[7], nums[8] = CPU(used.CPU), Mem(used.Mem), float64(used.CPU), float64(used.Mem)
+	}
 	return &Row{
 		Key:    p.Namespace + "/" + p.Name,
-		Cells:  []string{p.Namespace, p.Name, podReady(p), status, node, CPU(cpu), Mem(mem), Age(now, p.CreationTimestamp.Time)},
-		Nums:   []float64{5: float64(cpu), 6: float64(mem), 7: ageSeconds(now, p.CreationTimestamp.Time)},
+		Cells:  []string{p.Namespace, p.Name, podReady(p), status, node, CPU(cpu), Mem(mem), cpuUsed, memUsed, Age(now, p.CreationTimestamp.Time)},
+		Nums:   nums,
 		Tone:   tone,
 		Labels: p.Labels,
 		Ref:    p,

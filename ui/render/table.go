@@ -24,7 +24,9 @@ type Table struct {
 	// Total counts the object rows before filtering; Matched after.
 	Total, Matched int
 	Query          Query
-	index          map[string]int
+	// Note, when set, says what the table lacks ("usage: metrics.k8s.io is not served...").
+	Note  string
+	index map[string]int
 }
 
 // Build filters, sorts and groups rows into a table. rows is not modified.

@@ -18,6 +18,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/ui"
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // Fake is a ui.Backend over a generated cluster. Its actions change the cluster state and the
@@ -38,6 +39,8 @@ type Fake struct {
 	churn uint64
 	// explainErr, when set, fails every explanation.
 	explainErr error
+	// usage, when set, is what Usage returns.
+	usage *usage.Snapshot
 }
 
 // New generates a cluster and serves it.
