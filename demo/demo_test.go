@@ -185,7 +185,7 @@ func checkRightSizing(t *testing.T, ctx context.Context, env *Environment) {
 	waitFor(t, ctx, env, 3*time.Minute, "api right-sized from its use", func(s *state.Snapshot) error {
 		u := backend.Usage()
 		for _, p := range s.Pods {
-			if strings.HasPrefix(p.Name, "api-") && p.Status.Phase == corev1.PodRunning && u.Pods[p.Namespace+"/"+p.Name].CPU == 0 {
+			if strings.HasPrefix(p.Name, "api-") && p.Status.Phase == corev1.PodRunning && u.Pods[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}].CPU == 0 {
 				return fmt.Errorf("no usage of pod %s in the console (%s)", p.Name, u.Status)
 			}
 		}

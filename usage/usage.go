@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Use is CPU in millicores and memory in bytes.
@@ -131,9 +132,9 @@ type Snapshot struct {
 	Status string
 	// Time is when the figures were read; zero when there are none.
 	Time time.Time
-	// Nodes are by name and Pods by "namespace/name".
+	// Nodes are by name, Pods by namespace and name (looked up without building a string).
 	Nodes map[string]Use
-	Pods  map[string]Use
+	Pods  map[types.NamespacedName]Use
 }
 
 // Has reports whether the snapshot holds figures.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/duration"
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 	"k8s.io/utils/clock"
@@ -100,9 +102,10 @@ func (p *Poller) Poll(ctx context.Context) {
 	p.mu.Lock()
 	p.window.Add(r)
 	p.mu.Unlock()
-	s := &usage.Snapshot{Time: r.Time, Nodes: r.Nodes, Pods: make(map[string]usage.Use, len(r.Pods))}
+	s := &usage.Snapshot{Time: r.Time, Nodes: r.Nodes, Pods: make(map[types.NamespacedName]usage.Use, len(r.Pods))}
 	for k, pt := range r.Pods {
-		s.Pods[k] = pt.Total()
+		ns, name, _ := strings.Cut(k, "/")
+		s.Pods[types.NamespacedName{Namespace: ns, Name: name}] = pt.Total()
 	}
 	p.snap.Store(s)
 }

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	k8stesting "k8s.io/client-go/testing"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 	"k8s.io/metrics/pkg/client/clientset/versioned/fake"
@@ -48,6 +49,8 @@ func newServer(t *testing.T) *server {
 	s.client.PrependReactor("list", "pods", list("pods"))
 	return s
 }
+
+var webPod = types.NamespacedName{Namespace: "shop", Name: "web-1"}
 
 func TestPoll(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC)
@@ -89,7 +92,7 @@ func TestPoll(t *testing.T) {
 			if got.Status != tc.status {
 				t.Errorf("status %q, want %q", got.Status, tc.status)
 			}
-			if pod := got.Pods["shop/web-1"]; pod.CPU != tc.cpu || got.Has() != (tc.cpu > 0) {
+			if pod := got.Pods[webPod]; pod.CPU != tc.cpu || got.Has() != (tc.cpu > 0) {
 				t.Errorf("pod uses %+v (has figures: %v), want %dm", pod, got.Has(), tc.cpu)
 			}
 			if tc.cpu > 0 && got.Nodes["node-a"] != (usage.Use{CPU: 250, Mem: 64 << 20}) {
@@ -117,7 +120,7 @@ func TestRunPollsEveryPeriod(t *testing.T) {
 	}
 	s.cpu, s.at = "750m", clk.Now().Add(15*time.Second)
 	clk.Step(15 * time.Second)
-	waitFor(t, func() bool { return p.Snapshot().Pods["shop/web-1"].CPU == 1500 })
+	waitFor(t, func() bool { return p.Snapshot().Pods[webPod].CPU == 1500 })
 	cancel()
 	<-done
 	if st := p.Stats([]string{"shop/web-1"}, "app", 1); st.Samples != 2 || st.CPU != 750 {

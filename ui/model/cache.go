@@ -4,11 +4,13 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/ui/render"
+	"github.com/nodepilot/nodepilot/usage"
 )
 
 // Cache hands what one World found about each pod and node to the next World. Objects in
@@ -24,21 +26,27 @@ type Cache struct {
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{} }
 
-// podFacts is what a World needs of a pod.
+// podFacts is what a World needs of a pod. Its use is read from usageOf, the usage snapshot
+// then current: a new snapshot (every 15 s) reads every pod's again.
 type podFacts struct {
+	key           string // namespace/name, kept so that a World makes no new one
 	cpu, mem      int64
 	provisionable bool
 	terminal      bool
+	used          usage.Use
+	hasUse        bool
+	usageOf       *usage.Snapshot
 }
 
 func podFactsOf(p *corev1.Pod) podFacts {
-	f := podFacts{provisionable: pods.IsProvisionable(p), terminal: pods.IsTerminal(p)}
+	f := podFacts{key: p.Namespace + "/" + p.Name, provisionable: pods.IsProvisionable(p), terminal: pods.IsTerminal(p)}
 	f.cpu, f.mem = render.PodRequests(p)
 	return f
 }
 
-// facts are the facts of every pod, read from the previous World where the pod is unchanged.
-func (c *Cache) facts(ps []*corev1.Pod) map[*corev1.Pod]podFacts {
+// facts are the facts of every pod, read from the previous World where the pod is unchanged,
+// with its use in u.
+func (c *Cache) facts(ps []*corev1.Pod, u *usage.Snapshot) map[*corev1.Pod]podFacts {
 	out := make(map[*corev1.Pod]podFacts, len(ps))
 	var prev map[*corev1.Pod]podFacts
 	if c != nil {
@@ -48,6 +56,12 @@ func (c *Cache) facts(ps []*corev1.Pod) map[*corev1.Pod]podFacts {
 		f, ok := prev[p]
 		if !ok {
 			f = podFactsOf(p)
+		}
+		if !ok || f.usageOf != u {
+			f.used, f.hasUse, f.usageOf = usage.Use{}, false, u
+			if u.Has() {
+				f.used, f.hasUse = u.Pods[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}]
+			}
 		}
 		out[p] = f
 	}

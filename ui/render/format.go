@@ -122,11 +122,15 @@ func MemOf(used, total int64) string {
 
 // UsedOf prints what is used and its share of what could be ("340m 17%"), or None without a
 // figure.
-func UsedOf(used, total int64, has bool, format func(int64) string) string {
+func UsedOf(used, total int64, has bool, format func([]byte, int64) []byte) string {
 	if !has {
 		return None
 	}
-	return format(used) + " " + Percent(float64(used), float64(total))
+	b := append(format(make([]byte, 0, 16), used), ' ')
+	if total <= 0 {
+		return string(append(b, None...))
+	}
+	return string(appendPercent(b, float64(used), float64(total)))
 }
 
 // Percent prints part of whole ("42%"), or None when whole is zero.
@@ -134,7 +138,11 @@ func Percent(part, whole float64) string {
 	if whole <= 0 {
 		return None
 	}
-	return string(append(strconv.AppendInt(make([]byte, 0, 5), int64(math.Round(100*part/whole)), 10), '%'))
+	return string(appendPercent(make([]byte, 0, 5), part, whole))
+}
+
+func appendPercent(b []byte, part, whole float64) []byte {
+	return append(strconv.AppendInt(b, int64(math.Round(100*part/whole)), 10), '%')
 }
 
 // Ratio is part/whole, or 0 when whole is zero.

@@ -86,9 +86,9 @@ func NodePoolRow(p NodePool, now time.Time) *Row {
 	cells[NodePoolColMem], cells[NodePoolColMemPct], nums[NodePoolColMemPct] = againstLimit(p.Mem, memLimit, hasMem, Mem)
 	tones[NodePoolColCPUPct] = limitTone(nums[NodePoolColCPUPct])
 	tones[NodePoolColMemPct] = limitTone(nums[NodePoolColMemPct])
-	cells[NodePoolColCPUUsed] = UsedOf(p.Used.CPU, p.CPU, p.HasUse, CPU)
+	cells[NodePoolColCPUUsed] = UsedOf(p.Used.CPU, p.CPU, p.HasUse, appendCPU)
 	nums[NodePoolColCPUUsed] = Ratio(float64(p.Used.CPU), float64(p.CPU))
-	cells[NodePoolColMemUsed] = UsedOf(p.Used.Mem, p.Mem, p.HasUse, Mem)
+	cells[NodePoolColMemUsed] = UsedOf(p.Used.Mem, p.Mem, p.HasUse, appendMem)
 	nums[NodePoolColMemUsed] = Ratio(float64(p.Used.Mem), float64(p.Mem))
 	cells[NodePoolColPrice] = Dollars(p.PerHour)
 	nums[NodePoolColPrice] = p.PerHour

@@ -126,9 +126,9 @@ func fillUsage(cells []string, nums []float64, pods int, cpuReq, cpuAlloc, memRe
 
 // fillUsed writes what metrics.k8s.io says is used against allocatable.
 func fillUsed(cells []string, nums []float64, used usage.Use, has bool, cpuAlloc, memAlloc int64) {
-	cells[NodeColCPUUsed] = UsedOf(used.CPU, cpuAlloc, has, CPU)
+	cells[NodeColCPUUsed] = UsedOf(used.CPU, cpuAlloc, has, appendCPU)
 	nums[NodeColCPUUsed] = Ratio(float64(used.CPU), float64(cpuAlloc))
-	cells[NodeColMemUsed] = UsedOf(used.Mem, memAlloc, has, Mem)
+	cells[NodeColMemUsed] = UsedOf(used.Mem, memAlloc, has, appendMem)
 	nums[NodeColMemUsed] = Ratio(float64(used.Mem), float64(memAlloc))
 }
 

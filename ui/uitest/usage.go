@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/pods"
@@ -34,7 +35,7 @@ func used(p *corev1.Pod) usage.Use {
 // readUsage is what metrics.k8s.io would say of the running pods and their nodes now.
 func (f *Fake) readUsage() *usage.Snapshot {
 	snap := f.Cluster.Snapshot()
-	s := &usage.Snapshot{Time: f.Clock.Now(), Nodes: map[string]usage.Use{}, Pods: map[string]usage.Use{}}
+	s := &usage.Snapshot{Time: f.Clock.Now(), Nodes: map[string]usage.Use{}, Pods: map[types.NamespacedName]usage.Use{}}
 	for _, sn := range snap.Nodes {
 		if sn.Node == nil {
 			continue
@@ -43,7 +44,7 @@ func (f *Fake) readUsage() *usage.Snapshot {
 		for _, p := range sn.Pods {
 			if p.Status.Phase == corev1.PodRunning {
 				u := used(p)
-				s.Pods[p.Namespace+"/"+p.Name] = u
+				s.Pods[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}] = u
 				system = system.Add(u)
 			}
 		}
