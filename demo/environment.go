@@ -111,6 +111,8 @@ type Environment struct {
 	clients   *kube.Clients
 	opts      Options
 	instances *instances
+	// cron are the ScaledObjects the demo plays.
+	cron []*cronScaler
 }
 
 // Start starts the control plane and the emulator, applies the demo's manifests and builds
@@ -177,15 +179,17 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 			return env, err
 		}
 	}
-	if env.Deployments, err = apply(ctx, env.clients, ClusterName, manifests); err != nil {
+	done, err := apply(ctx, env.clients, ClusterName, manifests)
+	if err != nil {
 		return env, err
 	}
+	env.Deployments, env.cron = done.deployments, done.cron
 	return env, nil
 }
 
 // Apply creates the objects of manifests' *.yaml files as Start does with its manifests, while
 // the demo runs: a workload that arrives when a controller is already up. Its Deployments are not
-// added to those the console scales.
+// added to those the console scales, nor its ScaledObjects played.
 func (e *Environment) Apply(ctx context.Context, manifests fs.FS) error {
 	_, err := apply(ctx, e.clients, ClusterName, manifests)
 	return err
@@ -235,16 +239,21 @@ func (e *Environment) Run(ctx context.Context) error {
 	}
 	registered := make(chan error, 1)
 	go func() { registered <- e.Cluster.RegisterNodes(ctx, e.instances, e.opts.JoinDelay) }()
-	loaded := make(chan struct{})
+	loaded, scaled := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(loaded)
 		if e.opts.Metrics {
 			e.runLoad(ctx)
 		}
 	}()
+	go func() {
+		defer close(scaled)
+		e.runCron(ctx, e.cron)
+	}()
 	err := e.App.Run(ctx)
 	cancel()
 	<-loaded
+	<-scaled
 	if rerr := <-registered; rerr != nil && !errors.Is(rerr, context.Canceled) {
 		err = errors.Join(err, rerr)
 	}

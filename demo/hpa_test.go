@@ -123,4 +123,36 @@ func TestHPAScalesWeb(t *testing.T) {
 	if !consolidated {
 		t.Error("no disruption decision journaled for the web NodePool")
 	}
+	if !journaled(env.App.Journal, journal.KindWorkload, "HorizontalPodAutoscaler", "HorizontalPodAutoscaler default/web scales Deployment web from") {
+		t.Error("the HPA's scaling is not journaled")
+	}
+
+	t.Log("the seed's KEDA cron pattern, as the demo plays it: php-apache goes from 0 to 1 replica inside its schedule")
+	data, err := fs.ReadFile(manifestFiles, "manifests/13-keda-cron.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Apply(ctx, fstest.MapFS{"13-keda-cron.yaml": &fstest.MapFile{Data: data}}); err != nil {
+		t.Fatal(err)
+	}
+	cron, err := newCronScaler(scaledObject(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside := time.Date(2026, 12, 4, 10, 16, 0, 0, cron.loc)
+	if err := env.playCron(ctx, cron, inside); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, env, 3*time.Minute, "php-apache running on a web node", func(s *state.Snapshot) error {
+		if err := running(s, "php-apache-", 1); err != nil {
+			return err
+		}
+		if pool := nodeOf(t, s, "php-apache-").NodePool(); pool != "web" {
+			return fmt.Errorf("php-apache runs on NodePool %q", pool)
+		}
+		return nil
+	})
+	if !journaled(env.App.Journal, journal.KindWorkload, "ScaledObject", "ScaledObject default/php-apache-cron-scaled (KEDA's cron trigger, played by the demo) scales Deployment php-apache from 0 to 1 replicas: inside its schedule") {
+		t.Error("the cron scaling is not journaled")
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
@@ -79,8 +80,9 @@ func (e *Environment) runLoad(ctx context.Context) {
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
+	seen := map[string]int32{}
 	for {
-		if targets, err := e.cpuTargets(ctx); err != nil {
+		if targets, err := e.cpuTargets(ctx, seen); err != nil {
 			if ctx.Err() == nil {
 				e.opts.Logger.Warn("simulated load", "err", err)
 			}
@@ -145,13 +147,17 @@ type cpuTarget struct {
 }
 
 // cpuTargets lists the HorizontalPodAutoscalers once and returns, per Deployment they scale
-// ("namespace/name"), their CPU target.
-func (e *Environment) cpuTargets(ctx context.Context) (map[string]cpuTarget, error) {
+// ("namespace/name"), their CPU target. It journals each HPA whose desired replicas changed since
+// seen (by "namespace/name"), which it updates.
+func (e *Environment) cpuTargets(ctx context.Context, seen map[string]int32) (map[string]cpuTarget, error) {
 	hpas, err := e.clients.Kube.AutoscalingV2().HorizontalPodAutoscalers(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("listing horizontalpodautoscalers: %w", err)
 	}
 	out := map[string]cpuTarget{}
+	for i := range hpas.Items {
+		e.narrateHPA(&hpas.Items[i], seen)
+	}
 	for _, h := range hpas.Items {
 		if h.Spec.ScaleTargetRef.Kind != "Deployment" {
 			continue
@@ -164,4 +170,30 @@ func (e *Environment) cpuTargets(ctx context.Context) (map[string]cpuTarget, err
 		}
 	}
 	return out, nil
+}
+
+// narrateHPA journals an HPA's change of desired replicas since seen, with the CPU use it
+// scaled on: what the pending pods, or the emptied nodes, that follow come from.
+func (e *Environment) narrateHPA(h *autoscalingv2.HorizontalPodAutoscaler, seen map[string]int32) {
+	key := h.Namespace + "/" + h.Name
+	was, known := seen[key]
+	now := h.Status.DesiredReplicas
+	seen[key] = now
+	if !known || was == now || now == 0 {
+		return
+	}
+	why := "its metrics"
+	for _, m := range h.Status.CurrentMetrics {
+		if r := m.Resource; m.Type == autoscalingv2.ResourceMetricSourceType && r != nil && r.Current.AverageUtilization != nil {
+			why = fmt.Sprintf("%s at %d%% of requests", r.Name, *r.Current.AverageUtilization)
+		}
+	}
+	for _, m := range h.Spec.Metrics {
+		if r := m.Resource; m.Type == autoscalingv2.ResourceMetricSourceType && r != nil && r.Target.AverageUtilization != nil {
+			why += fmt.Sprintf(", target %d%%", *r.Target.AverageUtilization)
+		}
+	}
+	e.App.Journal.Record(journal.Entry{Time: time.Now(), Kind: journal.KindWorkload, Reason: "HorizontalPodAutoscaler",
+		Message: fmt.Sprintf("HorizontalPodAutoscaler %s scales %s %s from %d to %d replicas: %s", key, h.Spec.ScaleTargetRef.Kind,
+			h.Spec.ScaleTargetRef.Name, was, now, why)})
 }

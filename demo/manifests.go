@@ -32,47 +32,52 @@ var manifestFiles embed.FS
 // discoveryKey is the tag EC2NodeClasses select subnets and security groups by.
 const discoveryKey = "karpenter.sh/discovery"
 
+// applied is what apply created that the demo drives: the Deployments ("namespace/name"), and
+// the ScaledObjects it plays (KEDA does not run here).
+type applied struct {
+	deployments []string
+	cron        []*cronScaler
+}
+
 // apply creates the objects of manifests' *.yaml files: NodePools and EC2NodeClasses (validated
 // and defaulted as the plan command loads them, their discovery tags pointed at clusterName),
-// then Deployments, DaemonSets, PodDisruptionBudgets and Pods. Objects that exist already are
-// left as they are. It returns the Deployments ("namespace/name").
-func apply(ctx context.Context, c *kube.Clients, clusterName string, manifests fs.FS) ([]string, error) {
+// then Deployments, DaemonSets, PodDisruptionBudgets, Pods and HorizontalPodAutoscalers, and
+// reads the ScaledObjects. Objects that exist already are left as they are.
+func apply(ctx context.Context, c *kube.Clients, clusterName string, manifests fs.FS) (applied, error) {
+	var out applied
 	entries, err := fs.Glob(manifests, "*.yaml")
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	if len(entries) == 0 {
-		return nil, errors.New("demo manifests: no *.yaml file")
+		return out, errors.New("demo manifests: no *.yaml file")
 	}
-	var deployments []string
 	for _, name := range entries {
 		data, err := fs.ReadFile(manifests, name)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
 		set, err := manifest.Decode(path.Base(name), data)
 		if err != nil {
-			return nil, fmt.Errorf("demo manifests: %w", err)
+			return out, fmt.Errorf("demo manifests: %w", err)
 		}
 		for _, nc := range set.EC2NodeClasses {
 			pointAt(nc, clusterName)
 			nc.Status = awsv1.EC2NodeClassStatus{}
 			if _, err := c.NodeClasses.Create(ctx, nc); ignoreExists(err) != nil {
-				return nil, fmt.Errorf("%s: creating ec2nodeclass %s: %w", name, nc.Name, err)
+				return out, fmt.Errorf("%s: creating ec2nodeclass %s: %w", name, nc.Name, err)
 			}
 		}
 		for _, np := range set.NodePools {
 			if _, err := c.NodePools.Create(ctx, np); ignoreExists(err) != nil {
-				return nil, fmt.Errorf("%s: creating nodepool %s: %w", name, np.Name, err)
+				return out, fmt.Errorf("%s: creating nodepool %s: %w", name, np.Name, err)
 			}
 		}
-		created, err := applyWorkloads(ctx, c, name, data)
-		if err != nil {
-			return nil, err
+		if err := applyWorkloads(ctx, c, name, data, &out); err != nil {
+			return out, err
 		}
-		deployments = append(deployments, created...)
 	}
-	return deployments, nil
+	return out, nil
 }
 
 // pointAt makes an EC2NodeClass select what the emulator tags: its discovery tag's value becomes
@@ -92,59 +97,69 @@ func pointAt(nc *awsv1.EC2NodeClass, clusterName string) {
 
 // applyWorkloads creates the Deployments, DaemonSets, PodDisruptionBudgets, Pods and
 // HorizontalPodAutoscalers of one file (in the default namespace unless they name one), and
-// returns the Deployments ("namespace/name").
-func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []byte) ([]string, error) {
+// adds its Deployments and ScaledObjects to out.
+func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []byte, out *applied) error {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var deployments []string
 	for {
 		doc, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			return deployments, nil
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
+			return fmt.Errorf("%s: %w", file, err)
 		}
 		var meta metav1.TypeMeta
 		if err := yaml.Unmarshal(doc, &meta); err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
+			return fmt.Errorf("%s: %w", file, err)
 		}
 		switch meta.Kind {
 		case "Deployment":
 			var d appsv1.Deployment
 			if err := yaml.UnmarshalStrict(doc, &d); err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
+				return fmt.Errorf("%s: %w", file, err)
 			}
-			deployments = append(deployments, namespace(d.Namespace)+"/"+d.Name)
+			out.deployments = append(out.deployments, namespace(d.Namespace)+"/"+d.Name)
 			_, err = c.Kube.AppsV1().Deployments(namespace(d.Namespace)).Create(ctx, &d, metav1.CreateOptions{})
 		case "DaemonSet":
 			var ds appsv1.DaemonSet
 			if err := yaml.UnmarshalStrict(doc, &ds); err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
+				return fmt.Errorf("%s: %w", file, err)
 			}
 			_, err = c.Kube.AppsV1().DaemonSets(namespace(ds.Namespace)).Create(ctx, &ds, metav1.CreateOptions{})
 		case "PodDisruptionBudget":
 			var pdb policyv1.PodDisruptionBudget
 			if err := yaml.UnmarshalStrict(doc, &pdb); err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
+				return fmt.Errorf("%s: %w", file, err)
 			}
 			_, err = c.Kube.PolicyV1().PodDisruptionBudgets(namespace(pdb.Namespace)).Create(ctx, &pdb, metav1.CreateOptions{})
 		case "Pod":
 			var p corev1.Pod
 			if err := yaml.UnmarshalStrict(doc, &p); err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
+				return fmt.Errorf("%s: %w", file, err)
 			}
 			_, err = c.Kube.CoreV1().Pods(namespace(p.Namespace)).Create(ctx, &p, metav1.CreateOptions{})
 		case "HorizontalPodAutoscaler":
 			var hpa autoscalingv2.HorizontalPodAutoscaler
 			if err := yaml.UnmarshalStrict(doc, &hpa); err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
+				return fmt.Errorf("%s: %w", file, err)
 			}
 			_, err = c.Kube.AutoscalingV2().HorizontalPodAutoscalers(namespace(hpa.Namespace)).Create(ctx, &hpa, metav1.CreateOptions{})
+		case "ScaledObject":
+			var so manifest.ScaledObject
+			if err := yaml.UnmarshalStrict(doc, &so); err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			cs, err := newCronScaler(&so)
+			if err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			out.cron = append(out.cron, cs)
+			continue
 		default:
 			continue
 		}
 		if ignoreExists(err) != nil {
-			return nil, fmt.Errorf("%s: creating %s: %w", file, strings.ToLower(meta.Kind), err)
+			return fmt.Errorf("%s: creating %s: %w", file, strings.ToLower(meta.Kind), err)
 		}
 	}
 }

@@ -28,6 +28,9 @@ const (
 	KindNodeClass Kind = "NodeClass"
 	// KindAction is one write the executor performed, or in dry-run would have.
 	KindAction Kind = "Action"
+	// KindWorkload is a workload scaler (a HorizontalPodAutoscaler, a KEDA ScaledObject)
+	// changing a workload's replicas: what makes pods pending, or nodes empty.
+	KindWorkload Kind = "Workload"
 )
 
 // Entry is one decision, refusal or event of the autoscaler.
