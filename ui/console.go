@@ -219,6 +219,11 @@ func (c *Console) Settle() {
 		c.mu.Lock()
 		idle := len(c.jobs) == 0 && len(c.posted) == 0 && c.frame == nil
 		c.mu.Unlock()
+		select {
+		case <-c.wakeWorld: // a job changed what Worlds are built from
+			idle = false
+		default:
+		}
 		if idle && !c.replanned {
 			return
 		}

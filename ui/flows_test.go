@@ -404,4 +404,7 @@ func TestRightSizing(t *testing.T) {
 	h = newHarness(t, failing, failing, skin.Default(), 200, 20)
 	h.keys(":rs<Enter>")
 	h.has("RightSizing(all)[0] right-sizing: AWS is unreachable")
+	failing.FailExplanations(nil)
+	failing.Advance(10 * time.Second)
+	h.has("RightSizing(all)[4] planned from nothing")
 }

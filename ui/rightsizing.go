@@ -8,8 +8,12 @@ import (
 )
 
 // rightSizingEvery is how old a right-sizing may grow while :rightsizing is shown: each one
-// plans the fleet from nothing at least twice, so it is not redone on every frame.
-const rightSizingEvery = time.Minute
+// plans the fleet from nothing at least twice, so it is not redone on every frame. A failed one
+// (no usage figures yet, say) is tried again after rightSizingRetry.
+const (
+	rightSizingEvery = time.Minute
+	rightSizingRetry = 10 * time.Second
+)
 
 // openRightSizing opens :rightsizing and asks for a right-sizing now.
 func (c *Console) openRightSizing() {
@@ -18,12 +22,16 @@ func (c *Console) openRightSizing() {
 }
 
 // refreshRightSizing asks the backend for a right-sizing off the UI goroutine when forced or
-// when the last is older than rightSizingEvery, unless one is being computed. The table keeps
-// the last one meanwhile. UI goroutine.
+// when the last is older than rightSizingEvery (rightSizingRetry if it failed), unless one is
+// being computed. The table keeps the last one meanwhile. UI goroutine.
 func (c *Console) refreshRightSizing(force bool) {
 	c.mu.Lock()
 	last := c.rightSizing
-	if last != nil && (last.Busy || !force && c.opts.Clock.Since(last.At) < rightSizingEvery) {
+	every := rightSizingEvery
+	if last != nil && last.Err != nil {
+		every = rightSizingRetry
+	}
+	if last != nil && (last.Busy || !force && c.opts.Clock.Since(last.At) < every) {
 		c.mu.Unlock()
 		return
 	}
