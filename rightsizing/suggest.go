@@ -129,6 +129,9 @@ func Suggest(ps []*corev1.Pod, stats StatsFunc, p Policy) []Workload {
 		}
 		if fewest < p.MinSamples {
 			w.Why = fmt.Sprintf("collecting usage: %d of %d readings", fewest, p.MinSamples)
+			if fewest == 0 {
+				w.Why = "no usage read: none of its pods has run in the window"
+			}
 			for i := range w.Containers {
 				w.Containers[i].Suggest = w.Containers[i].Request
 			}

@@ -41,10 +41,13 @@ func DescribeWorkload(w *rightsizing.Workload, p rightsizing.Policy) Text {
 		t.Para(2, w.Why, ToneCompleted)
 		return t.Text()
 	}
-	t.Para(2, fmt.Sprintf("the %.0fth percentile of CPU and the peak of memory over the window, plus %.0f%% headroom, at least %s CPU and %s memory, "+
-		"at most the container's limit; a resource it does not request stays unrequested", 100*p.Percentile, 100*p.Headroom, CPU(p.MinCPU), Mem(p.MinMem)), ToneNormal)
+	t.Para(2, fmt.Sprintf("the %.0fth percentile of CPU and the peak of memory over the window, plus %.0f%% headroom,",
+		100*p.Percentile, 100*p.Headroom), ToneNormal)
+	t.Para(2, fmt.Sprintf("at least %s CPU and %s memory, at most the container's limit; a resource not requested stays so",
+		CPU(p.MinCPU), Mem(p.MinMem)), ToneNormal)
 	if ex.CPU < 0 || ex.Mem < 0 {
-		t.Para(2, "it requests less than it uses: the scheduler packs it onto nodes without the room it needs, where it may be starved or evicted", ToneWarning)
+		t.Para(2, "it requests less than it uses: the scheduler packs it onto nodes without the room it needs,", ToneWarning)
+		t.Para(2, "where it may be starved of CPU or evicted for memory", ToneWarning)
 	}
 	t.Blank()
 	t.Heading("Saving")
