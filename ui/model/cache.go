@@ -19,49 +19,59 @@ import (
 // of its own (the Cache only remembers the last ones), so Worlds stay immutable. One builder
 // owns a Cache; it is not safe for concurrent use.
 type Cache struct {
-	pods  map[*corev1.Pod]podFacts
+	pods  map[*corev1.Pod]*podFacts
 	nodes map[nodeKey]nodeFacts
 }
 
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{} }
 
-// podFacts is what a World needs of a pod. Its use is read from usageOf, the usage snapshot
-// then current: a new snapshot (every 15 s) reads every pod's again.
+// podFacts is what a World needs of a pod. Its figures hold its use in usageOf, the usage
+// snapshot then current: a new snapshot (every 15 s) figures every pod's again. Facts are not
+// changed once made, so Worlds share them (by pointer: a map of 10,000 large values would
+// allocate each).
 type podFacts struct {
-	key           string // namespace/name, kept so that a World makes no new one
-	cpu, mem      int64
+	figures       render.PodFigures
 	provisionable bool
 	terminal      bool
-	used          usage.Use
-	hasUse        bool
 	usageOf       *usage.Snapshot
 }
 
-func podFactsOf(p *corev1.Pod) podFacts {
-	f := podFacts{key: p.Namespace + "/" + p.Name, provisionable: pods.IsProvisionable(p), terminal: pods.IsTerminal(p)}
-	f.cpu, f.mem = render.PodRequests(p)
+func podFactsOf(p *corev1.Pod, u *usage.Snapshot) *podFacts {
+	f := &podFacts{provisionable: pods.IsProvisionable(p), terminal: pods.IsTerminal(p)}
+	f.figure(p, u)
 	return f
+}
+
+// figure figures the pod's requests, and its use in u (on facts not yet shared).
+func (f *podFacts) figure(p *corev1.Pod, u *usage.Snapshot) {
+	cpu, mem := render.PodRequests(p)
+	var used *usage.Use
+	if u.Has() {
+		if v, ok := u.Pods[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}]; ok {
+			used = &v
+		}
+	}
+	f.figures, f.usageOf = render.NewPodFigures(p.Namespace+"/"+p.Name, cpu, mem, used), u
 }
 
 // facts are the facts of every pod, read from the previous World where the pod is unchanged,
 // with its use in u.
-func (c *Cache) facts(ps []*corev1.Pod, u *usage.Snapshot) map[*corev1.Pod]podFacts {
-	out := make(map[*corev1.Pod]podFacts, len(ps))
-	var prev map[*corev1.Pod]podFacts
+func (c *Cache) facts(ps []*corev1.Pod, u *usage.Snapshot) map[*corev1.Pod]*podFacts {
+	out := make(map[*corev1.Pod]*podFacts, len(ps))
+	var prev map[*corev1.Pod]*podFacts
 	if c != nil {
 		prev = c.pods
 	}
 	for _, p := range ps {
 		f, ok := prev[p]
-		if !ok {
-			f = podFactsOf(p)
-		}
-		if !ok || f.usageOf != u {
-			f.used, f.hasUse, f.usageOf = usage.Use{}, false, u
-			if u.Has() {
-				f.used, f.hasUse = u.Pods[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}]
-			}
+		switch {
+		case !ok:
+			f = podFactsOf(p, u)
+		case f.usageOf != u:
+			next := *f
+			next.figure(p, u)
+			f = &next
 		}
 		out[p] = f
 	}

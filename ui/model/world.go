@@ -40,7 +40,7 @@ type World struct {
 	// RightSizing is the console's latest right-sizing, or nil.
 	RightSizing *RightSizing
 
-	pods       map[*corev1.Pod]podFacts
+	pods       map[*corev1.Pod]*podFacts
 	nodeByName map[string]*render.Node
 	poolByName map[string]int
 	rows       map[Kind]*lazyRows
@@ -191,31 +191,19 @@ func (w *World) Claims() []render.NodeClaim {
 
 // Requests are a pod's CPU (millicores) and memory (bytes) requests.
 func (w *World) Requests(p *corev1.Pod) (cpu, mem int64) {
-	if f, ok := w.pods[p]; ok {
-		return f.cpu, f.mem
-	}
-	return render.PodRequests(p)
-}
-
-// Used is what metrics.k8s.io says a pod uses, or nil without a figure.
-func (w *World) Used(p *corev1.Pod) *usage.Use {
-	if f, ok := w.pods[p]; ok && f.hasUse {
-		return &f.used
-	}
-	return nil
+	f := w.figures(p)
+	return f.CPU, f.Mem
 }
 
 // PodRow renders a pod with its requests and use (one lookup of its facts: 10,000 rows).
-func (w *World) PodRow(p *corev1.Pod) *render.Row {
-	f, ok := w.pods[p]
-	if !ok {
-		f = podFactsOf(p)
+func (w *World) PodRow(p *corev1.Pod) *render.Row { return render.PodRow(p, w.figures(p), w.Now) }
+
+// figures are a pod's figures, from its facts.
+func (w *World) figures(p *corev1.Pod) render.PodFigures {
+	if f, ok := w.pods[p]; ok {
+		return f.figures
 	}
-	fig := render.PodFigures{Key: f.key, CPU: f.cpu, Mem: f.mem}
-	if f.hasUse {
-		fig.Used = &f.used
-	}
-	return render.PodRow(p, fig, w.Now)
+	return podFactsOf(p, w.Usage).figures
 }
 
 // UsageNote says why usage columns are empty or old, for the titles of the tables that show

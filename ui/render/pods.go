@@ -25,29 +25,41 @@ func PodColumns() []Column {
 	}
 }
 
-// PodFigures are what a pod row shows beside the pod: its key ("namespace/name"), its requests
-// (CPU in millicores, memory in bytes) and what it uses (nil without a figure).
+// PodFigures are what a pod row shows beside the pod, figured once per pod and usage reading
+// (a World reuses them while neither changes): its key ("namespace/name"), its requests (CPU in
+// millicores, memory in bytes) and its use, with their cells.
 type PodFigures struct {
 	Key      string
 	CPU, Mem int64
-	Used     *usage.Use
+	Used     usage.Use
+	HasUse   bool
+	cells    [4]string // requests, then use
+}
+
+// NewPodFigures figures a pod's requests and use (nil without a figure).
+func NewPodFigures(key string, cpu, mem int64, used *usage.Use) PodFigures {
+	f := PodFigures{Key: key, CPU: cpu, Mem: mem, cells: [4]string{CPU(cpu), Mem(mem), None, None}}
+	if used != nil {
+		f.Used, f.HasUse = *used, true
+		f.cells[2], f.cells[3] = CPU(used.CPU), Mem(used.Mem)
+	}
+	return f
 }
 
 // PodRow renders a pod with its figures.
 func PodRow(p *corev1.Pod, f PodFigures, now time.Time) *Row {
-	cpu, mem, used := f.CPU, f.Mem, f.Used
 	status, tone := PodStatus(p)
 	node := p.Spec.NodeName
 	if node == "" {
 		node = None
 	}
-	cpuUsed, memUsed, nums := None, None, []float64{5: float64(cpu), 6: float64(mem), 9: ageSeconds(now, p.CreationTimestamp.Time)}
-	if used != nil {
-		cpuUsed, memUsed, nums[7], nums[8] = CPU(used.CPU), Mem(used.Mem), float64(used.CPU), float64(used.Mem)
+	nums := []float64{5: float64(f.CPU), 6: float64(f.Mem), 9: ageSeconds(now, p.CreationTimestamp.Time)}
+	if f.HasUse {
+		nums[7], nums[8] = float64(f.Used.CPU), float64(f.Used.Mem)
 	}
 	return &Row{
 		Key:    f.Key,
-		Cells:  []string{p.Namespace, p.Name, podReady(p), status, node, CPU(cpu), Mem(mem), cpuUsed, memUsed, Age(now, p.CreationTimestamp.Time)},
+		Cells:  []string{p.Namespace, p.Name, podReady(p), status, node, f.cells[0], f.cells[1], f.cells[2], f.cells[3], Age(now, p.CreationTimestamp.Time)},
 		Nums:   nums,
 		Tone:   tone,
 		Labels: p.Labels,
