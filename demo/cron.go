@@ -9,8 +9,6 @@ import (
 	_ "time/tzdata" // KEDA's cron triggers name IANA time zones; the demo must not depend on the host's
 
 	"github.com/robfig/cron/v3"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/journal"
@@ -95,7 +93,8 @@ func newCronScaler(so *manifest.ScaledObject) (*cronScaler, error) {
 // inside the schedule, for the cooldown.
 func (c *cronScaler) want(t time.Time) (int32, string) {
 	local := t.In(c.loc)
-	// As KEDA's cron scaler: inside when the next end comes no later than the next start.
+	// As KEDA's cron scaler (read in its pkg/scalers/cron_scaler.go): inactive when the next
+	// start comes before the next end, else active.
 	if next := c.end.Next(local); !next.After(c.start.Next(local)) {
 		c.lastActive = t
 		return min(max(c.desired, c.min), c.max), fmt.Sprintf("inside its schedule (start %q, end %q, %s) until %s",
@@ -140,20 +139,7 @@ func (e *Environment) runCron(ctx context.Context, scalers []*cronScaler) {
 // playCron scales one cron scaler's Deployment to what it wants at now.
 func (e *Environment) playCron(ctx context.Context, c *cronScaler, now time.Time) error {
 	want, why := c.want(now)
-	deployments := e.clients.Kube.AppsV1().Deployments(c.namespace)
-	var from int32
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		sc, err := deployments.GetScale(ctx, c.deployment, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		if from = sc.Spec.Replicas; from == want {
-			return nil
-		}
-		sc.Spec.Replicas = want
-		_, err = deployments.UpdateScale(ctx, c.deployment, sc, metav1.UpdateOptions{})
-		return err
-	})
+	from, err := e.scale(ctx, c.namespace+"/"+c.deployment, func(int32) int32 { return want })
 	if err != nil || from == want {
 		return err
 	}

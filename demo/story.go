@@ -243,27 +243,35 @@ func runningOf(snap *state.Snapshot, prefix string) (int, string) {
 
 // SetReplicas sets a demo Deployment's ("namespace/name") replicas.
 func (e *Environment) SetReplicas(ctx context.Context, deployment string, replicas int32) error {
-	return e.scale(ctx, deployment, func(int32) int32 { return replicas })
+	_, err := e.scale(ctx, deployment, func(int32) int32 { return replicas })
+	return err
 }
 
 // Scale changes a demo Deployment's replicas by delta, never below zero.
 func (e *Environment) Scale(ctx context.Context, deployment string, delta int) error {
-	return e.scale(ctx, deployment, func(cur int32) int32 { return max(0, cur+int32(delta)) })
+	_, err := e.scale(ctx, deployment, func(cur int32) int32 { return max(0, cur+int32(delta)) })
+	return err
 }
 
-func (e *Environment) scale(ctx context.Context, deployment string, to func(int32) int32) error {
+// scale sets a Deployment's replicas to what to makes of them through its scale subresource,
+// writing nothing when that changes nothing, and returns how many it had.
+func (e *Environment) scale(ctx context.Context, deployment string, to func(int32) int32) (int32, error) {
 	ns, name, ok := strings.Cut(deployment, "/")
 	if !ok {
-		return fmt.Errorf("deployment %q: want namespace/name", deployment)
+		return 0, fmt.Errorf("deployment %q: want namespace/name", deployment)
 	}
 	deployments := e.clients.Kube.AppsV1().Deployments(ns)
+	var from int32
 	// The deployment controller writes too: read, change and write again on a conflict.
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return from, retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		sc, err := deployments.GetScale(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		sc.Spec.Replicas = to(sc.Spec.Replicas)
+		from = sc.Spec.Replicas
+		if sc.Spec.Replicas = to(from); sc.Spec.Replicas == from {
+			return nil
+		}
 		_, err = deployments.UpdateScale(ctx, name, sc, metav1.UpdateOptions{})
 		return err
 	})
