@@ -50,15 +50,14 @@ type SizedWorkload struct {
 	Pending string `json:"pending,omitempty"`
 }
 
+// offlineSpan keeps every reading of a file: they span what the user collected.
+const offlineSpan = 100 * 365 * 24 * time.Hour
+
 // RightSize suggests requests for the problem's pods from metrics.k8s.io readings and prices
 // them by planning the problem again with them. A reading belongs to the workload in its
 // namespace whose pods' labels it carries (metrics-server copies a pod's labels), the most
 // specific first, else the one its name starts with.
 func RightSize(ctx context.Context, pr *Problem, readings []*metricsv1beta1.PodMetrics, policy rightsizing.Policy) *RightSizing {
-	type series struct {
-		cpu []int64
-		mem int64
-	}
 	workloads := map[rightsizing.Key]*corev1.Pod{}
 	for _, p := range pr.Input.Pods {
 		if k := rightsizing.WorkloadOf(p); workloads[k] == nil {
@@ -71,41 +70,31 @@ func RightSize(ctx context.Context, pr *Problem, readings []*metricsv1beta1.PodM
 	}
 	slices.SortFunc(keys, func(a, b rightsizing.Key) int { return strings.Compare(a.String(), b.String()) })
 
+	// The readings, oldest first, make one window (a scrape read twice counts once), and each
+	// workload's stats are its readings' pods'.
+	sorted := slices.SortedStableFunc(slices.Values(readings), func(a, b *metricsv1beta1.PodMetrics) int {
+		return a.Timestamp.Compare(b.Timestamp.Time)
+	})
 	out := &RightSizing{}
-	got := map[rightsizing.Key]map[string]*series{}
+	window := usage.NewWindow(offlineSpan)
+	podsOf := map[rightsizing.Key][]string{}
 	seen := map[string]bool{}
-	for _, pm := range readings {
+	for _, pm := range sorted {
 		k, ok := owner(pm, keys, workloads)
 		if !ok {
 			out.Unmatched++
 			continue
 		}
-		id := pm.Namespace + "/" + pm.Name + "@" + pm.Timestamp.Format(time.RFC3339Nano)
-		if seen[id] {
-			continue // the same scrape twice
+		pod := pm.Namespace + "/" + pm.Name
+		if !seen[pod] {
+			seen[pod] = true
+			podsOf[k] = append(podsOf[k], pod)
 		}
-		seen[id] = true
-		out.Readings++
-		if got[k] == nil {
-			got[k] = map[string]*series{}
-		}
-		for _, c := range pm.Containers {
-			s := got[k][c.Name]
-			if s == nil {
-				s = &series{}
-				got[k][c.Name] = s
-			}
-			u := usage.Of(c.Usage)
-			s.cpu = append(s.cpu, u.CPU)
-			s.mem = max(s.mem, u.Mem)
-		}
+		window.Add(usage.Reading{Time: pm.Timestamp.Time, Pods: map[string]usage.Point{pod: usage.PointOf(pm)}})
 	}
+	out.Readings = window.Points()
 	stats := func(k rightsizing.Key, _ []*corev1.Pod, container string) usage.Stats {
-		s := got[k][container]
-		if s == nil {
-			return usage.Stats{}
-		}
-		return usage.Stats{Samples: len(s.cpu), CPU: usage.Percentile(slices.Clone(s.cpu), policy.Percentile), Mem: s.mem}
+		return window.Stats(podsOf[k], container, policy.Percentile)
 	}
 	ws := rightsizing.Suggest(pr.Input.Pods, stats, policy)
 	r := rightsizing.Simulate(ctx, pr.Input, ws)

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 )
 
 // Use is CPU in millicores and memory in bytes.
@@ -35,6 +36,15 @@ func (p Point) Total() Use {
 		t = t.Add(u)
 	}
 	return t
+}
+
+// PointOf is a pod's reading as metrics.k8s.io serves it.
+func PointOf(pm *metricsv1beta1.PodMetrics) Point {
+	pt := Point{Time: pm.Timestamp.Time, Containers: make(map[string]Use, len(pm.Containers))}
+	for _, c := range pm.Containers {
+		pt.Containers[c.Name] = Of(c.Usage)
+	}
+	return pt
 }
 
 // Reading is one poll of metrics.k8s.io: nodes by name and pods by "namespace/name".
@@ -80,6 +90,15 @@ func (w *Window) Add(r Reading) {
 			w.pods[key] = slices.Clone(pts[i:])
 		}
 	}
+}
+
+// Points counts the points the window holds.
+func (w *Window) Points() int {
+	n := 0
+	for _, pts := range w.pods {
+		n += len(pts)
+	}
+	return n
 }
 
 // Pods are the pods the window holds points of, sorted.

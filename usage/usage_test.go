@@ -38,6 +38,9 @@ func TestWindow(t *testing.T) {
 	w.Add(Reading{Time: t0.Add(5 * time.Second), Pods: map[string]Point{"a/web-1": point(0, 100, 50)}})
 	w.Add(Reading{Time: t0.Add(time.Minute), Pods: map[string]Point{"a/web-1": point(time.Minute, 200, 60)}})
 
+	if got := w.Points(); got != 3 {
+		t.Errorf("%d points, want 3 (the scrape read twice counts once)", got)
+	}
 	if got, want := w.Stats([]string{"a/web-1", "a/web-2"}, "app", 0.95), (Stats{Samples: 3, CPU: 300, Mem: 80}); got != want {
 		t.Errorf("Stats = %+v, want %+v", got, want)
 	}

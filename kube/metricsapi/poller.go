@@ -126,11 +126,7 @@ func (p *Poller) read(ctx context.Context) (usage.Reading, error) {
 	}
 	r.Pods = make(map[string]usage.Point, len(pods.Items))
 	for _, pm := range pods.Items {
-		pt := usage.Point{Time: pm.Timestamp.Time, Containers: make(map[string]usage.Use, len(pm.Containers))}
-		for _, c := range pm.Containers {
-			pt.Containers[c.Name] = usage.Of(c.Usage)
-		}
-		r.Pods[pm.Namespace+"/"+pm.Name] = pt
+		r.Pods[pm.Namespace+"/"+pm.Name] = usage.PointOf(&pm)
 	}
 	return r, nil
 }
