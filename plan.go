@@ -157,7 +157,8 @@ func loadReadings(path string) (*manifest.Set, error) {
 	if len(set.PodMetrics) == 0 {
 		return nil, fmt.Errorf("--usage %s: no PodMetrics readings in it; write some with kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods > FILE", path)
 	}
-	if others := len(set.Pods) + len(set.NodePools) + len(set.EC2NodeClasses) + len(set.Nodes) + len(set.DaemonSets); others > 0 {
+	if others := len(set.Pods) + len(set.NodePools) + len(set.NodeClaims) + len(set.EC2NodeClasses) + len(set.Nodes) + len(set.DaemonSets) +
+		len(set.PDBs) + len(set.Scalers); others > 0 {
 		return nil, fmt.Errorf("--usage %s: it holds %d objects other than PodMetrics readings; give manifests with -f and readings with --usage", path, others)
 	}
 	return set, nil

@@ -112,7 +112,7 @@ func TestHandComputed(t *testing.T) {
 		ps = append(ps, pod(fmt.Sprintf("web-abc12-%d", i), "ReplicaSet", "web-abc12", "1500m", "1Gi", hash))
 	}
 	ps = append(ps, pod("api-0", "StatefulSet", "api", "500m", "512Mi", nil), pod("api-1", "StatefulSet", "api", "500m", "512Mi", nil),
-		pod("debug", "", "", "500m", "256Mi", nil), pod("logs-x", "DaemonSet", "logs", "100m", "64Mi", nil))
+		pod("debug", "", "", "500m", "256Mi", nil), pod("logs-x", "DaemonSet", "logs", "100m", "64Mi", nil), pod("fresh", "", "", "1", "1Gi", nil))
 	stats := map[string]usage.Stats{
 		"Deployment shop/web":  {Samples: 40, CPU: 400, Mem: 300 * mi},
 		"StatefulSet shop/api": {Samples: 20, CPU: 500, Mem: 512 * mi},
@@ -133,6 +133,7 @@ func TestHandComputed(t *testing.T) {
 	}
 	want := []row{
 		{"Pod shop/debug", 1, usage.Use{CPU: 500, Mem: 256 * mi}, usage.Use{}, "collecting usage: 3 of 10 readings"},
+		{"Pod shop/fresh", 1, usage.Use{CPU: 1000, Mem: 1 << 30}, usage.Use{}, "no usage read: none of its pods has run in the window"},
 		{"StatefulSet shop/api", 2, usage.Use{CPU: 575, Mem: 589 * mi}, usage.Use{CPU: -150, Mem: -154 * mi}, ""},
 		{"Deployment shop/web", 4, usage.Use{CPU: 460, Mem: 345 * mi}, usage.Use{CPU: 4160, Mem: 4 * (1024 - 345) * mi}, ""},
 	}

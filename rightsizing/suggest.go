@@ -24,10 +24,12 @@ type Policy struct {
 	MinSamples int
 }
 
-// DefaultPolicy covers the 95th percentile of CPU and the peak of memory with 15% headroom, as
-// the Vertical Pod Autoscaler's recommender does by default (its target is the 90th percentile),
-// never below 10m and 32Mi, from at least 10 readings (two and a half minutes of
-// metrics-server's 15-second scrapes).
+// DefaultPolicy covers the 95th percentile of CPU and the peak of memory with 15% headroom, never
+// below 10m and 32Mi, from at least 10 readings of a container across the workload's pods (two
+// and a half minutes of metrics-server's 15-second scrapes for a one-pod workload). The margin
+// is the Vertical Pod Autoscaler recommender's default (recommendation-margin-fraction 0.15); its
+// target is lower (the 90th percentile of CPU and of memory peaks, read in its
+// flags), and 95% is its CPU upper bound: a window of 30 minutes sees less, so it fits higher.
 func DefaultPolicy() Policy {
 	return Policy{Percentile: 0.95, Headroom: 0.15, MinCPU: 10, MinMem: 32 << 20, MinSamples: 10}
 }

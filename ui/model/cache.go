@@ -4,7 +4,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -48,7 +47,7 @@ func (f *podFacts) figure(p *corev1.Pod, u *usage.Snapshot) {
 	cpu, mem := render.PodRequests(p)
 	var used *usage.Use
 	if u.Has() {
-		if v, ok := u.Pods[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}]; ok {
+		if v, ok := u.Pods[pods.Key(p)]; ok {
 			used = &v
 		}
 	}

@@ -44,7 +44,7 @@ func (f *Fake) readUsage() *usage.Snapshot {
 		for _, p := range sn.Pods {
 			if p.Status.Phase == corev1.PodRunning {
 				u := used(p)
-				s.Pods[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}] = u
+				s.Pods[pods.Key(p)] = u
 				system = system.Add(u)
 			}
 		}
