@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/klog/v2"
 
 	"github.com/nodepilot/nodepilot/app"
@@ -89,7 +90,10 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 				run(ctx)
 				return runErr
 			}
-			identity, _ := os.Hostname()
+			// The hostname (a pod's name) says which replica leads; the suffix keeps two
+			// replicas on one host (or a restarted pod with the same name) apart.
+			host, _ := os.Hostname()
+			identity := host + "_" + string(uuid.NewUUID())
 			err = kube.RunWithLeaderElection(ctx, a.REST, leaseNamespace, "nodepilot-leader", identity, run,
 				func(at time.Time) { leaseRead.Store(at.UnixNano()) })
 			return errors.Join(runErr, err)

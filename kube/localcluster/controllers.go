@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -103,14 +105,7 @@ func (c *Cluster) startController(ctx context.Context, name, bin string, args, e
 // after the grace.
 func (c *Cluster) StopController(k *Controller) error {
 	err := stopProcesses([]*process{k.p}, stopGrace)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i, p := range c.procs {
-		if p == k.p {
-			c.procs = append(c.procs[:i:i], c.procs[i+1:]...)
-			break
-		}
-	}
+	c.forget(k.p)
 	return err
 }
 
@@ -144,12 +139,50 @@ func (c *Cluster) StartKarpenter(ctx context.Context, opts ControllerOptions) (*
 // StartKarpenter starts Karpenter: the same AWS settings, no leader election, its output in
 // nodepilot.log. flags are further flags of `nodepilot controller` (such as --packing Cost).
 func (c *Cluster) StartNodepilot(ctx context.Context, bin string, opts ControllerOptions, flags ...string) (*Controller, error) {
+	args := []string{"controller", "--kubeconfig", c.Kubeconfig, "--cluster-name", opts.ClusterName, "--interruption-queue", opts.InterruptionQueue,
+		"--leader-elect=false"}
+	return c.StartReplica(ctx, nodepilotName, bin, opts, append(args, flags...), nil)
+}
+
+// StartReplica starts one nodepilot process called name (its output in name.log) with args, as a
+// Deployment's container would run them, and env besides the AWS settings of opts. The cluster
+// adds the metrics and health addresses, on free loopback ports, so that replicas can share the
+// host. It returns once the health probe answers, which a standby replica does too.
+func (c *Cluster) StartReplica(ctx context.Context, name, bin string, opts ControllerOptions, args, env []string) (*Controller, error) {
 	ports, err := freePorts(2)
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"controller", "--kubeconfig", c.Kubeconfig, "--cluster-name", opts.ClusterName, "--interruption-queue", opts.InterruptionQueue,
-		"--leader-elect=false", "--metrics-addr", "127.0.0.1:" + strconv.Itoa(ports[0]), "--health-addr", "127.0.0.1:" + strconv.Itoa(ports[1])}
-	args = append(args, flags...)
-	return c.startController(ctx, nodepilotName, bin, args, awsEnv(opts), ports)
+	args = append(slices.Clone(args), "--metrics-addr", "127.0.0.1:"+strconv.Itoa(ports[0]), "--health-addr", "127.0.0.1:"+strconv.Itoa(ports[1]))
+	return c.startController(ctx, name, bin, args, append(awsEnv(opts), env...), ports)
+}
+
+// KillController kills a controller the cluster runs with SIGKILL, as a node failure or the OOM
+// killer would: it gets no chance to release its Lease or finish a write.
+func (c *Cluster) KillController(k *Controller) error {
+	err := k.p.signalGroup(syscall.SIGKILL)
+	select {
+	case <-k.p.exited:
+	case <-time.After(reapTimeout):
+		err = errors.Join(err, k.p.errorf("still running %v after SIGKILL", reapTimeout))
+	}
+	c.forget(k.p)
+	return err
+}
+
+// Exited reports whether the controller's process has exited.
+func (k *Controller) Exited() bool {
+	select {
+	case <-k.p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// forget drops p from the processes Stop stops.
+func (c *Cluster) forget(p *process) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.procs = slices.DeleteFunc(c.procs, func(q *process) bool { return q == p })
 }

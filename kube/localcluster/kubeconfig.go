@@ -1,10 +1,15 @@
 package localcluster
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -55,4 +60,22 @@ func restConfig(server, token string) *rest.Config {
 		QPS:             clientQPS,
 		Burst:           clientBurst,
 	}
+}
+
+// ServiceAccountKubeconfig writes a kubeconfig that acts as the ServiceAccount namespace/name,
+// with a token from the TokenRequest API valid for an hour, as a pod of that ServiceAccount
+// would hold it, so that whatever uses it is held to the account's RBAC. It returns its path.
+func (c *Cluster) ServiceAccountKubeconfig(ctx context.Context, namespace, name string) (string, error) {
+	client, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		return "", fmt.Errorf("localcluster: %w", err)
+	}
+	expiry := int64(time.Hour / time.Second)
+	token, err := client.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name,
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
+	if err != nil {
+		return "", fmt.Errorf("localcluster: a token for service account %s/%s: %w", namespace, name, err)
+	}
+	path := filepath.Join(c.Dir, "serviceaccount-"+namespace+"-"+name+".kubeconfig")
+	return path, writeKubeconfig(path, kubeconfig(c.server, token.Status.Token))
 }

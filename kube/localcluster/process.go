@@ -81,6 +81,9 @@ func (p *process) signalGroup(sig syscall.Signal) error {
 	return nil
 }
 
+// reapTimeout is how long a SIGKILLed process may take to be reaped.
+const reapTimeout = 10 * time.Second
+
 // stopProcesses sends SIGTERM to every process's group, gives them grace to exit together, then
 // SIGKILLs the groups of those still running and waits for them to be reaped.
 func stopProcesses(ps []*process, grace time.Duration) error {
@@ -102,7 +105,6 @@ func stopProcesses(ps []*process, grace time.Duration) error {
 		}
 		errs = append(errs, p.signalGroup(syscall.SIGKILL))
 	}
-	const reapTimeout = 10 * time.Second
 	for _, p := range ps {
 		select {
 		case <-p.exited:
