@@ -32,6 +32,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.AddCommand(demoCommand(stdout))
 	root.AddCommand(controllerCommand(stdout))
 	root.AddCommand(emulatorCommand(stdout))
+	root.AddCommand(iamPolicyCommand(stdout))
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "nodepilot: %v\n", err)
