@@ -8,7 +8,7 @@ BIN       := bin/nodepilot
 PKGS      := ./...
 FUZZTIME  ?= 10s
 
-.PHONY: run test lint generate bench build k8s-bins fidelity karpenter fuzz clean
+.PHONY: run test lint generate bench build image k8s-bins fidelity karpenter fuzz clean
 
 ## run: the demo console (local control plane, AWS emulator, seed NodePools, scripted story)
 run: build k8s-bins
@@ -17,6 +17,11 @@ run: build k8s-bins
 ## build: the nodepilot binary in ./bin
 build:
 	$(GO) build -o $(BIN) .
+
+## image: the multi-arch (linux/amd64, linux/arm64) container image as an OCI image layout in bin/image, without Docker; prints its digests
+image:
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct) $(GO) run ./hack/image -out bin/image \
+		-version $$(git describe --always --dirty) -revision $$(git rev-parse HEAD)
 
 ## test: every test (unit, AWS, integration, fidelity to Karpenter, conformance beside the real Karpenter), then short fuzz runs
 test: k8s-bins fidelity karpenter
