@@ -52,6 +52,7 @@ generate:
 	$(TOOLS) controller-gen object paths=./kube/apis/...
 	$(TOOLS) controller-gen crd:allowDangerousTypes=false paths=./kube/apis/... output:crd:dir=./kube/apis/crds
 	$(GO) run ./hack/crdpatch ./kube/apis/crds
+	cp kube/apis/crds/*.yaml charts/nodepilot/crds/
 
 ## k8s-bins: build the local control plane binaries into a cache under $HOME (slow the first time)
 k8s-bins:
