@@ -37,7 +37,7 @@ func controllerCommand(out io.Writer) *cobra.Command {
 		Use:   "controller --cluster-name NAME [--region REGION] [--interruption-queue NAME]",
 		Short: "Run the autoscaler headless: leader election, /metrics, /healthz and /readyz, structured logs",
 		Long: `controller runs nodepilot's autoscaler without the console, for clusters that want one binary
-instead of a controller stack: deploy it as a Deployment with deploy/rbac.yaml; replicas elect a
+instead of a controller stack: install it with the Helm chart charts/nodepilot; replicas elect a
 leader on a Lease and only the leader acts. AWS credentials and region come the standard way
 (environment, shared config, web identity or pod identity, instance metadata).`,
 		Args: cobra.NoArgs,

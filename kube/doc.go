@@ -3,8 +3,8 @@
 // Karpenter custom resources through a small typed REST client (Resource), feeds engine/state from
 // shared informers (RunInformers), changes the cluster for the engine (Writer, which implements
 // state.Writer, events included), elects a leader on a Lease for headless mode
-// (RunWithLeaderElection) and installs the CRDs (InstallCRDs). The RBAC it needs is in
-// deploy/rbac.yaml.
+// (RunWithLeaderElection) and installs the CRDs (InstallCRDs). The RBAC it needs is the Helm
+// chart's, charts/nodepilot/templates/rbac.yaml.
 //
 // The custom resources are read and written as the typed structs of kube/apis over a REST client
 // built with their scheme, not through the dynamic client: informers store the typed objects that

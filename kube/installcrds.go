@@ -28,7 +28,8 @@ const crdPollInterval = 100 * time.Millisecond
 // InstallCRDs creates or updates every CRD of crds.All (NodePool, NodeClaim, EC2NodeClass) with
 // server-side apply, taking over fields another manager (kubectl, Helm) set, and waits until each
 // is Established, so their kinds can be used when it returns. It needs permission to get and patch
-// customresourcedefinitions: an administrator's job, not the controller's (see deploy/rbac.yaml).
+// customresourcedefinitions: an administrator's job, not the controller's (see the chart's
+// charts/nodepilot/templates/rbac.yaml).
 //
 // Unless force is set, it first compares each installed CRD with ours and changes nothing if any
 // serves a version or field ours lacks: the cluster runs a newer Karpenter (or nodepilot), and

@@ -1,48 +1,53 @@
 package kube_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 
+	"github.com/nodepilot/nodepilot/charts"
 	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/kube"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
-// The identity deploy/rbac.yaml creates.
+// The identity the chart (charts/nodepilot) creates, installed as release rbacRelease in the
+// namespace rbacNamespace: the chart names its ServiceAccount, ClusterRole and Role after the release.
 const (
 	rbacNamespace      = "nodepilot"
-	rbacServiceAccount = "nodepilot"
+	rbacRelease        = "nodepilot"
+	rbacServiceAccount = rbacRelease
 )
 
-// testRBAC: with deploy/rbac.yaml applied, the nodepilot ServiceAccount (authenticated with a
+// testRBAC: with the chart's RBAC applied, the nodepilot ServiceAccount (authenticated with a
 // TokenRequest token) can do everything the informers, the Writer and leader election do, and
-// no more than that in one sample (secrets).
+// no more than that in one sample (secrets); the API server accepts the chart's other objects.
 func testRBAC(t *testing.T, e *env) {
 	ctx := t.Context()
-	applyRBAC(t, e.client, "../deploy/rbac.yaml")
+	objs, err := charts.Render(rbacRelease, rbacNamespace, map[string]any{"settings": map[string]any{"clusterName": "rbac"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyRBAC(t, e.client, objs)
 	cfg := serviceAccountConfig(t, e)
 	sa, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
@@ -59,9 +64,10 @@ func testRBAC(t *testing.T, e *env) {
 		t.Errorf("list secrets as the service account = %v, want Forbidden", err)
 	}
 
+	t.Run("ChartAccepted", func(t *testing.T) { chartAccepted(t, e.client, objs) })
 	t.Run("Informers", func(t *testing.T) {
 		if c := rbacInformers(t, cfg); c.Unwatched(state.KindVolumeAttachment) != "" || c.Unwatched(state.KindPVC) != "" {
-			t.Errorf("volumes unwatched with deploy/rbac.yaml: %q %q", c.Unwatched(state.KindVolumeAttachment), c.Unwatched(state.KindPVC))
+			t.Errorf("volumes unwatched with the chart's RBAC: %q %q", c.Unwatched(state.KindVolumeAttachment), c.Unwatched(state.KindPVC))
 		}
 	})
 	t.Run("InformersWithoutVolumes", func(t *testing.T) { rbacWithoutVolumes(t, e, cfg) })
@@ -75,30 +81,24 @@ func testRBAC(t *testing.T, e *env) {
 	})
 }
 
-// applyRBAC creates every object of the manifest at path.
-func applyRBAC(t *testing.T, client kubernetes.Interface, path string) {
+// applyRBAC creates the namespace rbacNamespace, as `helm install --create-namespace` does, and
+// in it the identity and RBAC of the chart's objects (rendered for the release rbacRelease): its
+// ServiceAccount, ClusterRole, ClusterRoleBinding, Role and RoleBinding.
+func applyRBAC(t *testing.T, client kubernetes.Interface, objs []*unstructured.Unstructured) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for {
-		doc, err := reader.Read()
-		if errors.Is(err, io.EOF) {
-			return
+	createNamespace(t, client, rbacNamespace)
+	created := map[string]int{}
+	for _, u := range objs {
+		kind := u.GetKind()
+		if !slices.Contains(rbacKinds, kind) {
+			continue
 		}
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
+		if kind == "ServiceAccount" && u.GetName() != rbacServiceAccount {
+			t.Fatalf("the chart's ServiceAccount is %q, want %q", u.GetName(), rbacServiceAccount)
 		}
-		obj, gvk, err := scheme.Codecs.UniversalDeserializer().Decode(doc, nil, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		var err error
 		ctx, opts := t.Context(), metav1.CreateOptions{}
-		switch o := obj.(type) {
-		case *corev1.Namespace:
-			_, err = client.CoreV1().Namespaces().Create(ctx, o, opts)
+		switch o := typed(t, u).(type) {
 		case *corev1.ServiceAccount:
 			_, err = client.CoreV1().ServiceAccounts(o.Namespace).Create(ctx, o, opts)
 		case *rbacv1.ClusterRole:
@@ -109,12 +109,65 @@ func applyRBAC(t *testing.T, client kubernetes.Interface, path string) {
 			_, err = client.RbacV1().Roles(o.Namespace).Create(ctx, o, opts)
 		case *rbacv1.RoleBinding:
 			_, err = client.RbacV1().RoleBindings(o.Namespace).Create(ctx, o, opts)
-		default:
-			t.Fatalf("%s: unexpected %s", path, gvk)
 		}
 		if err != nil {
-			t.Fatalf("%s: create %s: %v", path, gvk.Kind, err)
+			t.Fatalf("create the chart's %s %s: %v", kind, u.GetName(), err)
 		}
+		created[kind]++
+	}
+	for _, kind := range rbacKinds {
+		if created[kind] != 1 {
+			t.Fatalf("the chart rendered %d objects of kind %s, want 1", created[kind], kind)
+		}
+	}
+}
+
+// rbacKinds are the kinds of the chart's objects that make nodepilot's identity and its rights.
+var rbacKinds = []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"}
+
+// typed decodes one of the chart's objects into its client-go type.
+func typed(t *testing.T, u *unstructured.Unstructured) runtime.Object {
+	t.Helper()
+	data, err := u.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(data, nil, nil)
+	if err != nil {
+		t.Fatalf("the chart's %s %s: %v", u.GetKind(), u.GetName(), err)
+	}
+	return obj
+}
+
+// chartAccepted: the API server accepts the chart's other objects (Service, Deployment,
+// PodDisruptionBudget) as rendered, unknown fields refused, in a server-side dry run (no kubelet
+// here would run the Deployment's pods).
+func chartAccepted(t *testing.T, client kubernetes.Interface, objs []*unstructured.Unstructured) {
+	ctx, opts := t.Context(), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: metav1.FieldValidationStrict}
+	var kinds []string
+	for _, u := range objs {
+		if u.GetKind() == "CustomResourceDefinition" || slices.Contains(rbacKinds, u.GetKind()) {
+			continue
+		}
+		var err error
+		switch o := typed(t, u).(type) {
+		case *corev1.Service:
+			_, err = client.CoreV1().Services(o.Namespace).Create(ctx, o, opts)
+		case *appsv1.Deployment:
+			_, err = client.AppsV1().Deployments(o.Namespace).Create(ctx, o, opts)
+		case *policyv1.PodDisruptionBudget:
+			_, err = client.PolicyV1().PodDisruptionBudgets(o.Namespace).Create(ctx, o, opts)
+		default:
+			t.Fatalf("the chart renders a %s, which this test does not create", u.GetKind())
+		}
+		if err != nil {
+			t.Errorf("dry-run create of the chart's %s %s: %v", u.GetKind(), u.GetName(), err)
+		}
+		kinds = append(kinds, u.GetKind())
+	}
+	slices.Sort(kinds)
+	if want := []string{"Deployment", "PodDisruptionBudget", "Service"}; !slices.Equal(kinds, want) {
+		t.Errorf("created %v, want %v", kinds, want)
 	}
 }
 
@@ -138,7 +191,7 @@ func serviceAccountConfig(t *testing.T, e *env) *rest.Config {
 func rbacWithoutVolumes(t *testing.T, e *env, cfg *rest.Config) {
 	ctx := t.Context()
 	roles := e.client.RbacV1().ClusterRoles()
-	role, err := roles.Get(ctx, rbacServiceAccount, metav1.GetOptions{})
+	role, err := roles.Get(ctx, rbacRelease, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +203,7 @@ func rbacWithoutVolumes(t *testing.T, e *env, cfg *rest.Config) {
 		t.Fatal(err)
 	}
 	defer func() {
-		current, err := roles.Get(context.Background(), rbacServiceAccount, metav1.GetOptions{})
+		current, err := roles.Get(context.Background(), rbacRelease, metav1.GetOptions{})
 		if err == nil {
 			current.Rules = full.Rules
 			_, err = roles.Update(context.Background(), current, metav1.UpdateOptions{})
