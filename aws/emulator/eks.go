@@ -32,6 +32,10 @@ func (e *Emulator) serveEKS(w http.ResponseWriter, r *http.Request) {
 		writeEKSError(w, requestID, asAPIError(err))
 		return
 	}
+	if err := e.authorizeEKS(r, name); err != nil {
+		writeEKSError(w, requestID, asAPIError(err))
+		return
+	}
 	if name != e.cfg.ClusterName {
 		writeEKSError(w, requestID, newError(http.StatusNotFound, "ResourceNotFoundException", "No cluster found for name: "+name+"."))
 		return

@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/aws/catalog"
+	"github.com/nodepilot/nodepilot/aws/policy"
 )
 
 // Config shapes the emulated account. Zero values take the defaults documented on each field;
@@ -71,6 +72,12 @@ type Config struct {
 	InstanceLimit int
 	// Seed makes spot prices, identifiers and throttling shares reproducible.
 	Seed int64
+	// Policy, when set, is the identity-based IAM policy every call is authorized against
+	// before it is served, as AWS authorizes it (authorize.go): a refused call gets the
+	// service's access denied error, and an instant fleet's refused launches are reported in
+	// its errors. Refusals and AllowedActions tell what it decided; Enforce replaces it. Nil
+	// allows every call.
+	Policy *policy.Evaluator
 }
 
 // DefaultConfig is the configuration with realistic timings: 15 s boot, 5 s shutdown, 1 h
@@ -194,6 +201,11 @@ type Emulator struct {
 	faults    faults
 	calls     map[string]int
 	prices    *spotPrices
+	// policy is the policy in force (Config.Policy, or Enforce's); allowed counts the
+	// authorizations it allowed, by IAM action; refusals are those it refused.
+	policy   *policy.Evaluator
+	allowed  map[string]int
+	refusals []Refusal
 	// changed is closed and replaced whenever a queue gains a message, waking long polls.
 	changed chan struct{}
 
@@ -230,6 +242,8 @@ func start(ctx context.Context, cfg Config, listen string) (*Emulator, error) {
 		queues:    map[string]*queue{},
 		profiles:  map[string]*instanceProfile{},
 		calls:     map[string]int{},
+		policy:    cfg.Policy,
+		allowed:   map[string]int{},
 		changed:   make(chan struct{}),
 		wake:      make(chan struct{}, 1),
 		done:      make(chan struct{}),

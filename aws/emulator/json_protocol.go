@@ -67,6 +67,8 @@ func sqsQueryCode(code string) string {
 		return "QueueAlreadyExists"
 	case "UnsupportedOperation":
 		return "AWS.SimpleQueueService.UnsupportedOperation"
+	case "AccessDeniedException":
+		return "AccessDenied"
 	}
 	return code
 }

@@ -102,7 +102,11 @@ func (e *Emulator) serveQuery(w http.ResponseWriter, r *http.Request, body []byt
 			return
 		}
 		e.mu.Lock()
-		out, err := h(e, q)
+		_, err := e.authorizeQuery(r, serviceIAM, action, q)
+		var out any
+		if err == nil {
+			out, err = h(e, q)
+		}
 		e.mu.Unlock()
 		if err != nil {
 			writeIAMError(w, requestID, asAPIError(err))
@@ -120,14 +124,17 @@ func (e *Emulator) serveQuery(w http.ResponseWriter, r *http.Request, body []byt
 			writeEC2Error(w, requestID, asAPIError(err))
 			return
 		}
-		if q.boolParam("DryRun") {
-			// The emulator has no permissions to check: every dry run would succeed.
-			writeEC2Error(w, requestID, newError(http.StatusPreconditionFailed, "DryRunOperation", "Request would have succeeded, but DryRun flag is set."))
-			return
-		}
 		e.mu.Lock()
 		e.advance()
-		out, err := h(e, q)
+		// out is the answer of an instant fleet whose launches the policy refused.
+		out, err := e.authorizeQuery(r, serviceEC2, action, q)
+		switch {
+		case err == nil && out == nil && q.boolParam("DryRun"):
+			// The permissions are checked (and, without a policy, every dry run would succeed).
+			err = newError(http.StatusPreconditionFailed, "DryRunOperation", "Request would have succeeded, but DryRun flag is set.")
+		case err == nil && out == nil:
+			out, err = h(e, q)
+		}
 		e.mu.Unlock()
 		if err != nil {
 			writeEC2Error(w, requestID, asAPIError(err))
@@ -164,6 +171,10 @@ func (e *Emulator) serveJSON(w http.ResponseWriter, r *http.Request, target stri
 	}
 	if len(body) == 0 {
 		body = []byte("{}")
+	}
+	if err := e.authorizeJSON(r, svc, op, body); err != nil {
+		writeJSONError(w, svc, requestID, asAPIError(err))
+		return
 	}
 	out, err := h(e, r.Context(), body)
 	if err != nil {
