@@ -3,8 +3,6 @@ package conformance
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,10 +23,7 @@ import (
 // included), and the controller's CPU seconds and peak RSS over its whole run.
 // nodepilot runs a second time with --packing Cost.
 func BenchmarkThousandPods(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "nodepilot")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/nodepilot/nodepilot").CombinedOutput(); err != nil {
-		b.Fatalf("building nodepilot: %v\n%s", err, out)
-	}
+	bin := buildNodepilot(b)
 	s := scenario{"thousand", []string{"common", "thousand"}, 1000}
 	for _, run := range []struct{ name, controller, packing string }{
 		{demo.ControllerKarpenter, demo.ControllerKarpenter, ""},
