@@ -248,7 +248,7 @@ func start(ctx context.Context, cfg Config, listen string) (*Emulator, error) {
 		wake:      make(chan struct{}, 1),
 		done:      make(chan struct{}),
 	}
-	e.faults.latency = map[string]time.Duration{}
+	e.faults = newFaults()
 	e.world = newWorld(cfg, cat)
 	e.prices = newSpotPrices(cfg.Seed, cfg.SpotPriceInterval, cfg.HoldSpotPrices)
 	e.queues[cfg.QueueName] = newQueue(cfg.QueueName, e.clock.Now(), queueAttributes{})

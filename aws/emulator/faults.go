@@ -1,7 +1,9 @@
 package emulator
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"regexp"
@@ -52,6 +54,8 @@ type Faults struct {
 	Fail     []Failure       `json:"fail"`
 	// Latency is the added latency by operation ("" for every call).
 	Latency map[string]time.Duration `json:"latency"`
+	// AnswerDelay holds the answers of an operation after it was served ("" for every call).
+	AnswerDelay map[string]time.Duration `json:"answerDelay"`
 }
 
 // faults is the mutable fault state; the emulator's lock guards it.
@@ -60,6 +64,7 @@ type faults struct {
 	throttles      []Throttle
 	failures       []Failure
 	latency        map[string]time.Duration
+	answerDelay    map[string]time.Duration
 }
 
 var codePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9.]{0,99}$`)
@@ -130,31 +135,56 @@ func (e *Emulator) InjectFailure(f Failure) error {
 	return nil
 }
 
-// SetLatency adds d to every call of op ("" for every call); zero removes it.
+// SetLatency adds d to every call of op ("" for every call) before it is served; zero removes
+// it. A caller that gives up meanwhile gets nothing done.
 func (e *Emulator) SetLatency(op string, d time.Duration) error {
+	return e.setDelay(func(f *faults) map[string]time.Duration { return f.latency }, "latency", op, d)
+}
+
+// SetAnswerDelay holds the answer of every call of op ("" for every call) for d after it was
+// served; zero removes it. A caller that gives up meanwhile never hears what was done, as when
+// a process dies while EC2 launches its instance.
+func (e *Emulator) SetAnswerDelay(op string, d time.Duration) error {
+	return e.setDelay(func(f *faults) map[string]time.Duration { return f.answerDelay }, "answer delay", op, d)
+}
+
+// setDelay sets op's delay in the map of the faults delays picks.
+func (e *Emulator) setDelay(delays func(*faults) map[string]time.Duration, what, op string, d time.Duration) error {
 	if op != "" {
 		if _, ok := operationService(op); !ok {
-			return fmt.Errorf("latency: unknown operation %q", op)
+			return fmt.Errorf("%s: unknown operation %q", what, op)
 		}
 	}
 	if d < 0 {
-		return fmt.Errorf("latency %q: %v must not be negative", op, d)
+		return fmt.Errorf("%s %q: %v must not be negative", what, op, d)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if d == 0 {
-		delete(e.faults.latency, op)
+		delete(delays(&e.faults), op)
 	} else {
-		e.faults.latency[op] = d
+		delays(&e.faults)[op] = d
 	}
 	return nil
+}
+
+// holdAnswer waits the answer delay of op, or until ctx ends.
+func (e *Emulator) holdAnswer(ctx context.Context, op string) {
+	e.mu.Lock()
+	d := e.faults.answerDelay[op] + e.faults.answerDelay[""]
+	e.mu.Unlock()
+	e.waitClock(ctx, d)
+}
+
+func newFaults() faults {
+	return faults{latency: map[string]time.Duration{}, answerDelay: map[string]time.Duration{}}
 }
 
 // ClearFaults removes every injected fault and added latency.
 func (e *Emulator) ClearFaults() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.faults = faults{latency: map[string]time.Duration{}}
+	e.faults = newFaults()
 }
 
 // Faults returns the faults in force.
@@ -162,13 +192,11 @@ func (e *Emulator) Faults() Faults {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	out := Faults{
-		Capacity: append([]CapacityFault{}, e.faults.capacityFaults...),
-		Throttle: append([]Throttle{}, e.faults.throttles...),
-		Fail:     append([]Failure{}, e.faults.failures...),
-		Latency:  map[string]time.Duration{},
-	}
-	for k, v := range e.faults.latency {
-		out.Latency[k] = v
+		Capacity:    append([]CapacityFault{}, e.faults.capacityFaults...),
+		Throttle:    append([]Throttle{}, e.faults.throttles...),
+		Fail:        append([]Failure{}, e.faults.failures...),
+		Latency:     maps.Clone(e.faults.latency),
+		AnswerDelay: maps.Clone(e.faults.answerDelay),
 	}
 	return out
 }

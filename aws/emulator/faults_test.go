@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/pricing"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -129,13 +131,15 @@ func TestFaultValidation(t *testing.T) {
 		e.FailNext("Nope", 1, "InternalError"),
 		e.SetLatency("Nope", time.Second),
 		e.SetLatency("", -time.Second),
+		e.SetAnswerDelay("Nope", time.Second),
+		e.SetAnswerDelay("", -time.Second),
 	}
 	for i, err := range bad {
 		if err == nil {
 			t.Errorf("bad fault %d accepted", i)
 		}
 	}
-	if f := e.Faults(); len(f.Capacity)+len(f.Throttle)+len(f.Fail)+len(f.Latency) != 0 {
+	if f := e.Faults(); len(f.Capacity)+len(f.Throttle)+len(f.Fail)+len(f.Latency)+len(f.AnswerDelay) != 0 {
 		t.Errorf("faults after refusals: %+v", f)
 	}
 }
@@ -167,5 +171,37 @@ func TestLatency(t *testing.T) {
 		if d := time.Since(start); d < tt.min {
 			t.Errorf("%s: call took %v, want at least %v", tt.name, d, tt.min)
 		}
+	}
+}
+
+// TestAnswerDelay: a call whose answer is held is done even when its caller gives up first.
+func TestAnswerDelay(t *testing.T) {
+	e, err := Start(context.Background(), Config{Clock: clock.RealClock{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	c := clientsFor(e)
+	subnets, err := c.ec2.DescribeSubnets(ctx(t), nil)
+	if err != nil || len(subnets.Subnets) == 0 {
+		t.Fatalf("subnets: %v", err)
+	}
+	id := aws.ToString(subnets.Subnets[0].SubnetId)
+	if err := e.SetAnswerDelay("CreateTags", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx(t), 200*time.Millisecond)
+	defer cancel()
+	_, err = c.ec2.CreateTags(short, &ec2.CreateTagsInput{Resources: []string{id},
+		Tags: []ec2types.Tag{{Key: aws.String("held"), Value: aws.String("yes")}}})
+	if err == nil {
+		t.Fatal("CreateTags answered within 200ms despite a minute's answer delay")
+	}
+	got, err := c.ec2.DescribeSubnets(ctx(t), &ec2.DescribeSubnetsInput{SubnetIds: []string{id}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(got.Subnets[0].Tags, func(tag ec2types.Tag) bool { return aws.ToString(tag.Key) == "held" }) {
+		t.Errorf("subnet %s tags %v: the call whose answer was held was not done", id, got.Subnets[0].Tags)
 	}
 }

@@ -112,6 +112,7 @@ func (e *Emulator) serveQuery(w http.ResponseWriter, r *http.Request, body []byt
 			writeIAMError(w, requestID, asAPIError(err))
 			return
 		}
+		e.holdAnswer(r.Context(), action)
 		writeIAM(w, action, requestID, out)
 	default:
 		requestID := e.requestID()
@@ -140,6 +141,7 @@ func (e *Emulator) serveQuery(w http.ResponseWriter, r *http.Request, body []byt
 			writeEC2Error(w, requestID, asAPIError(err))
 			return
 		}
+		e.holdAnswer(r.Context(), action)
 		writeEC2(w, action, requestID, out)
 	}
 }
@@ -181,6 +183,7 @@ func (e *Emulator) serveJSON(w http.ResponseWriter, r *http.Request, target stri
 		writeJSONError(w, svc, requestID, asAPIError(err))
 		return
 	}
+	e.holdAnswer(r.Context(), op)
 	writeJSON(w, svc, requestID, out)
 }
 
