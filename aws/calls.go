@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -77,8 +78,11 @@ func (r *CallRecorder) addMiddleware(stack *middleware.Stack) error {
 			r.count(action)
 			out, md, err := next.HandleInitialize(ctx, in)
 			if err != nil && isPermissionDenied(err) {
-				r.deny(action, err)
-				err = &PermissionError{Action: action, Err: err}
+				// AWS may deny another action than the call's (AddRoleToInstanceProfile
+				// needs iam:PassRole too): the one it names is the one to grant.
+				denied := deniedAction(err.Error(), action)
+				r.deny(denied, err)
+				err = &PermissionError{Action: denied, Err: err}
 			}
 			return out, md, err
 		}), middleware.Before)
@@ -91,6 +95,9 @@ func (r *CallRecorder) count(action string) {
 }
 
 func (r *CallRecorder) deny(action string, err error) {
+	if r == nil {
+		return
+	}
 	r.mu.Lock()
 	first := !r.denied[action]
 	r.denied[action] = true
@@ -112,11 +119,22 @@ func isPermissionDenied(err error) bool {
 	if !errors.As(err, &ae) {
 		return false
 	}
-	switch ae.ErrorCode() {
-	case "AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "UnauthorizedAccess":
-		return true
+	return deniedCodes[ae.ErrorCode()]
+}
+
+// deniedCodes are the error codes with which AWS services refuse a call for lack of permission.
+var deniedCodes = map[string]bool{"AccessDenied": true, "AccessDeniedException": true, "UnauthorizedOperation": true, "UnauthorizedAccess": true}
+
+// deniedActionPattern finds the action in AWS's "... is not authorized to perform: ACTION on
+// resource: ..." message.
+var deniedActionPattern = regexp.MustCompile(`not authorized to perform: ([a-z0-9-]+:[A-Za-z0-9]+)`)
+
+// deniedAction is the action AWS's message says was denied, else fallback.
+func deniedAction(msg, fallback string) string {
+	if m := deniedActionPattern.FindStringSubmatch(msg); m != nil {
+		return m[1]
 	}
-	return false
+	return fallback
 }
 
 // errorCode returns the AWS error code of err, or "".

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 
@@ -106,6 +107,9 @@ func (p *Provider) launch(ctx context.Context, nodeClaim *karpv1.NodeClaim, nc *
 		}
 		if outcome.capacityOnly {
 			return nil, &cloudprovider.InsufficientCapacityError{NodeClaim: nodeClaim.Name, Offerings: failed, Cause: outcome.err}
+		}
+		if perr := (*PermissionError)(nil); errors.As(outcome.err, &perr) {
+			p.clients.Calls.deny(perr.Action, perr.Err)
 		}
 		reason := launchReason(outcome.err.Error())
 		return nil, &cloudprovider.CreateError{Reason: reason, Message: "the fleet launched nothing: " + reason,

@@ -209,7 +209,13 @@ func readFleet(out *ec2.CreateFleetOutput, input *ec2.CreateFleetInput, subnetZo
 	for _, e := range out.Errors {
 		code, msg := sdkaws.ToString(e.ErrorCode), sdkaws.ToString(e.ErrorMessage)
 		said := fmt.Sprintf("%s: %s", code, msg)
-		errs = append(errs, errors.New(said))
+		if deniedCodes[code] {
+			// The fleet was allowed but a launch it makes for us was not (RunInstances, or
+			// PassRole of the node role): the policy lacks it as surely as if the call failed.
+			errs = append(errs, &PermissionError{Action: deniedAction(msg, "ec2:RunInstances"), Err: errors.New(said)})
+		} else {
+			errs = append(errs, errors.New(said))
+		}
 		ct := capacityType
 		if e.Lifecycle != "" {
 			ct = string(e.Lifecycle)

@@ -348,9 +348,6 @@ func TestPolicyIsSufficient(t *testing.T) {
 // emulator refuses.
 type removal struct {
 	statement, failsAt, action string
-	// inFleet is true when EC2 reports the refusal in the fleet's errors rather than as the
-	// call's error (which the provider turns into a PermissionError naming the policy).
-	inFleet bool
 }
 
 // removals are the policy's statements, each at the first step of the story that needs it; a
@@ -370,8 +367,9 @@ func removals() []removal {
 		{statement: "TagOnlyWhileCreating", failsAt: "launch spot", action: "ec2:CreateTags"},
 		{statement: "LaunchFromSharedResources", failsAt: "launch spot", action: "ec2:CreateFleet"},
 		{statement: "LaunchFromOwnLaunchTemplates", failsAt: "launch spot", action: "ec2:CreateFleet"},
-		// Once the profile holds the role, a launch passes it: EC2 refuses it in the fleet.
-		{statement: "PassNodeRoleToEC2", failsAt: "launch spot", action: "iam:PassRole", inFleet: true},
+		// Once the profile holds the role, a launch passes it: EC2 refuses it in the fleet's
+		// errors, not as the call's error, and the provider takes it for a denial all the same.
+		{statement: "PassNodeRoleToEC2", failsAt: "launch spot", action: "iam:PassRole"},
 		{statement: "ReadInterruptionQueue", failsAt: "interruption", action: "sqs:GetQueueUrl"},
 		// The interrupted spot instance is the first the story deletes.
 		{statement: "TerminateOwnInstances", failsAt: "interruption", action: "ec2:TerminateInstances"},
@@ -391,11 +389,14 @@ func checkRefusal(t *testing.T, s *story, r removal, since int, err error) {
 	if !slices.ContainsFunc(refusals, func(x emulator.Refusal) bool { return x.Action == r.action }) {
 		t.Errorf("the emulator refused %+v, want %s among them", refusals, r.action)
 	}
-	if !strings.Contains(err.Error(), r.action) {
-		t.Errorf("the provider's error does not name %s: %v", r.action, err)
+	if !strings.Contains(err.Error(), "AWS denied "+r.action+":") {
+		t.Errorf("the provider's error does not say AWS denied %s: %v", r.action, err)
 	}
-	if !r.inFleet && !strings.Contains(err.Error(), PolicyFile) {
+	if !strings.Contains(err.Error(), PolicyFile) {
 		t.Errorf("the provider's error does not point at %s: %v", PolicyFile, err)
+	}
+	if denied := s.env.clients.Calls.Denied(); !slices.Contains(denied, r.action) {
+		t.Errorf("the provider's denied actions %v lack %s", denied, r.action)
 	}
 	if orphans := s.orphans(); len(orphans) > 0 {
 		t.Errorf("instances of no NodeClaim: %v", orphans)
