@@ -212,13 +212,7 @@ func (e *Emulator) refuseFleetLaunches(c *authCall) any {
 	out := createFleetResponse{}
 	// Pools that differ only in instance type are authorized alike: one decision serves them.
 	decided := map[string]string{}
-	for _, part := range []struct {
-		capacityType string
-		count        int
-	}{{capacityOnDemand, r.onDemandCount}, {capacitySpot, r.spotCount}} {
-		if part.count == 0 {
-			continue
-		}
+	for _, part := range r.parts() {
 		for _, cand := range r.candidates {
 			key := part.capacityType + "|" + cand.template.ID + "|" + cand.imageID()
 			if s := e.candidateSubnet(cand); s != nil {

@@ -215,13 +215,7 @@ func (e *Emulator) createFleet(q query) (any, error) {
 	out := createFleetResponse{FleetID: "fleet-" + e.newUUID()}
 	active := e.activeInstances()
 	overLimit := active+r.onDemandCount+r.spotCount > e.cfg.InstanceLimit
-	for _, part := range []struct {
-		capacityType string
-		count        int
-	}{{capacityOnDemand, r.onDemandCount}, {capacitySpot, r.spotCount}} {
-		if part.count == 0 {
-			continue
-		}
+	for _, part := range r.parts() {
 		if overLimit {
 			// The whole request is refused rather than launched up to the limit, as RunInstances
 			// does; whether an instant fleet launches part of it is not checked against EC2.
@@ -463,4 +457,21 @@ func privateDNSName(ip interface{ String() string }, region string) string {
 		return host + ".ec2.internal"
 	}
 	return host + "." + region + ".compute.internal"
+}
+
+// fleetPart is how many instances of one capacity type a fleet request asks for.
+type fleetPart struct {
+	capacityType string
+	count        int
+}
+
+// parts are the capacity types the request asks instances of, on-demand first.
+func (r *fleetRequest) parts() []fleetPart {
+	var out []fleetPart
+	for _, part := range []fleetPart{{capacityOnDemand, r.onDemandCount}, {capacitySpot, r.spotCount}} {
+		if part.count > 0 {
+			out = append(out, part)
+		}
+	}
+	return out
 }
