@@ -90,24 +90,30 @@ func TestInstalledFailover(t *testing.T) {
 	leaderID, _ := waitHolder("", time.Minute)
 	standby := replica()
 
-	// Where each round's kill falls: before the batch's launches return (CreateFleet held, so
-	// the new leader must count the dead one's NodeClaims and launch each once), or once EC2
-	// has launched the batch's first instance (a NodeClaim may not have recorded its instance
-	// yet: launching it again must return the same one).
+	// Where each round's kill falls: before EC2 launched anything (CreateFleet held before it is
+	// served: the new leader must count the dead one's NodeClaims and launch each once), after EC2
+	// launched but before the leader heard (the answer held: launching again must return the
+	// same instances, by the fleet's client token), and wherever it falls without help.
 	const perRound = 2
+	type delay struct {
+		set func(op string, d time.Duration) error
+		d   time.Duration
+	}
+	em := c.env.Emulator
 	rounds := []struct {
 		kill          string
-		fleetLatency  time.Duration
+		delay         delay
 		killCondition func(before, now fleet) bool
 	}{
-		{"its NodeClaims created, their CreateFleet calls in flight", 5 * time.Second,
+		{"its NodeClaims created, their CreateFleet calls not yet served", delay{em.SetLatency, 5 * time.Second},
 			func(before, now fleet) bool { return len(now.claims) == len(before.claims)+perRound }},
-		{"its first instance launched", 0, func(before, now fleet) bool { return now.launched > before.launched }},
-		{"its first instance launched", 0, func(before, now fleet) bool { return now.launched > before.launched }},
+		{"its instances launched, CreateFleet's answers not yet heard", delay{em.SetAnswerDelay, 5 * time.Second},
+			func(before, now fleet) bool { return now.launched == before.launched+perRound }},
+		{"its first instance launched", delay{em.SetLatency, 0}, func(before, now fleet) bool { return now.launched > before.launched }},
 	}
 	var takeovers []time.Duration
 	for i, round := range rounds {
-		if err := c.env.Emulator.SetLatency("CreateFleet", round.fleetLatency); err != nil {
+		if err := round.delay.set("CreateFleet", round.delay.d); err != nil {
 			t.Fatal(err)
 		}
 		before := c.fleet()
@@ -124,12 +130,14 @@ func TestInstalledFailover(t *testing.T) {
 			t.Fatal(err)
 		}
 		killed := time.Now()
-		if err := c.env.Emulator.SetLatency("CreateFleet", 0); err != nil {
+		if err := round.delay.set("CreateFleet", 0); err != nil {
 			t.Fatal(err)
 		}
-		// client-go's standby retries every RetryPeriod, jittered up to 2.2 times: it sees the
-		// Lease expire at most that long after it does.
-		newID, led := waitHolder(leaderID, kube.LeaseDuration+kube.RetryPeriod*22/10)
+		// client-go's standby polls the Lease every RetryPeriod, jittered up to 2.2 times. It
+		// times the Lease from when it saw the last renewal (up to one poll after the kill) and
+		// takes it at its first poll after that plus LeaseDuration.
+		poll := kube.RetryPeriod * 22 / 10
+		newID, led := waitHolder(leaderID, poll+kube.LeaseDuration+poll)
 		takeovers = append(takeovers, led.Sub(killed))
 		t.Logf("round %d: leader killed with the batch's NodeClaims at %d of %d created, %d of them with their instance recorded, %d of %d instances launched; standby led %.1f s later",
 			i+1, len(at.claims)-len(before.claims), perRound, countRecorded(at)-countRecorded(before), at.launched-before.launched, perRound, led.Sub(killed).Seconds())
