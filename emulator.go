@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nodepilot/nodepilot/aws/emulator"
+	"github.com/nodepilot/nodepilot/aws/policy"
 )
 
 func emulatorCommand(out io.Writer) *cobra.Command {
-	var listen, cluster string
+	var listen, cluster, policyFile string
 	cmd := &cobra.Command{
 		Use:   "emulator --listen 127.0.0.1:PORT",
 		Short: "Run the AWS emulator (EC2, SQS, SSM, Pricing, IAM) on its own, with its admin API",
@@ -29,11 +31,21 @@ func emulatorCommand(out io.Writer) *cobra.Command {
 			}
 			cfg := emulator.DefaultConfig()
 			cfg.ClusterName = cluster
+			if policyFile != "" {
+				doc, err := os.ReadFile(policyFile)
+				if err != nil {
+					return fmt.Errorf("--policy: %w", err)
+				}
+				if cfg.Policy, err = policy.NewEvaluator(doc); err != nil {
+					return fmt.Errorf("--policy %s: %w (nodepilot iam-policy prints one the emulator enforces)", policyFile, err)
+				}
+			}
 			return emulator.Serve(ctx, cfg, listen, out)
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:4566", "address to listen on (every service and the admin API)")
 	cmd.Flags().StringVar(&cluster, "cluster-name", "my-cluster", "the discovery tag value and the interruption queue's name")
+	cmd.Flags().StringVar(&policyFile, "policy", "", "an IAM policy (JSON) every call is authorized against, as IAM would: a call it does not allow is refused (try nodepilot iam-policy's, for account 123456789012)")
 	return cmd
 }
 
