@@ -94,7 +94,7 @@ leader on a Lease and only the leader acts. AWS credentials and region come the 
 			// replicas on one host (or a restarted pod with the same name) apart.
 			host, _ := os.Hostname()
 			identity := host + "_" + string(uuid.NewUUID())
-			err = kube.RunWithLeaderElection(ctx, a.REST, leaseNamespace, "nodepilot-leader", identity, run,
+			err = kube.RunWithLeaderElection(ctx, a.REST, leaseNamespace, kube.LeaseName, identity, run,
 				func(at time.Time) { leaseRead.Store(at.UnixNano()) })
 			return errors.Join(runErr, err)
 		},

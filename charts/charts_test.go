@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/nodepilot/nodepilot/charts"
+	"github.com/nodepilot/nodepilot/kube"
 )
 
 // base is what every render here starts from: the one value the chart requires.
@@ -283,6 +284,14 @@ func TestRenderDefaults(t *testing.T) {
 	if len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].Port != 8080 || svc.Spec.Ports[0].TargetPort.String() != "http-metrics" ||
 		!equality.Semantic.DeepEqual(svc.Spec.Selector, podLabels) {
 		t.Errorf("Service %+v, want port 8080 to http-metrics of the pods", svc.Spec)
+	}
+	// The Role renews the controller's own Lease and no other.
+	var role rbacv1.Role
+	convert(t, only(t, r.objs, "Role"), &role)
+	for _, rule := range role.Rules {
+		if slices.Contains(rule.Verbs, "update") && !slices.Equal(rule.ResourceNames, []string{kube.LeaseName}) {
+			t.Errorf("Role rule %+v updates Leases other than %s", rule, kube.LeaseName)
+		}
 	}
 }
 

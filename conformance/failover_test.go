@@ -23,11 +23,10 @@ import (
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
-// The release the failover test installs, and the Lease its replicas elect a leader on.
+// The release the failover test installs.
 const (
 	releaseNamespace = "nodepilot"
 	releaseName      = "nodepilot"
-	leaseName        = "nodepilot-leader"
 )
 
 // TestInstalledFailover installs nodepilot from its chart (rendered with Helm's SDK, applied
@@ -66,7 +65,7 @@ func TestInstalledFailover(t *testing.T) {
 	}
 	leases := kubernetes.NewForConfigOrDie(c.env.Cluster.RESTConfig()).CoordinationV1().Leases(releaseNamespace)
 	holder := func() string {
-		lease, err := leases.Get(c.ctx, leaseName, metav1.GetOptions{})
+		lease, err := leases.Get(c.ctx, kube.LeaseName, metav1.GetOptions{})
 		if err != nil || lease.Spec.HolderIdentity == nil {
 			return ""
 		}

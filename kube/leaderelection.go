@@ -21,6 +21,10 @@ const (
 	RetryPeriod   = 2 * time.Second
 )
 
+// LeaseName names the Lease nodepilot's replicas elect a leader on, in their namespace; the
+// chart's Role lets them update that Lease only.
+const LeaseName = "nodepilot-leader"
+
 // ErrLeadershipLost is returned by RunWithLeaderElection when the lease could not be renewed
 // while ctx was still alive: the process should exit, as Karpenter's does, and be restarted.
 var ErrLeadershipLost = errors.New("leadership lost")

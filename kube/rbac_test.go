@@ -74,7 +74,7 @@ func testRBAC(t *testing.T, e *env) {
 	t.Run("Writer", func(t *testing.T) { rbacWriter(t, e, cfg) })
 	t.Run("LeaderElection", func(t *testing.T) {
 		ran := false
-		err := kube.RunWithLeaderElection(ctx, cfg, rbacNamespace, "nodepilot-leader", "rbac-test", func(context.Context) { ran = true }, nil)
+		err := kube.RunWithLeaderElection(ctx, cfg, rbacNamespace, kube.LeaseName, "rbac-test", func(context.Context) { ran = true }, nil)
 		if err != nil || !ran {
 			t.Errorf("RunWithLeaderElection = %v, ran %v", err, ran)
 		}
