@@ -13,6 +13,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/provisioning"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
@@ -255,5 +256,45 @@ func TestIgnoredPodsAreToldWhy(t *testing.T) {
 	ignored, unschedulable := h.measured.Of(journal.MeasureIgnoredPods), h.measured.Of(journal.MeasureUnschedulablePods)
 	if len(ignored) == 0 || ignored[len(ignored)-1].Value != 2 || unschedulable[len(unschedulable)-1].Value != 0 {
 		t.Errorf("measured ignored %+v, unschedulable %+v; want 2 ignored, none unschedulable", ignored, unschedulable)
+	}
+}
+
+// TestUnschedulablePodIsToldOncePerReason: a pod no NodePool can fit hears why when it first
+// fails, then only every UnschedulableHeartbeat while its reasons stay the same, and at once when
+// they change; the journal says it as often as the event.
+func TestUnschedulablePodIsToldOncePerReason(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default")
+	h.Deployment("huge", 1, enginetest.Resources("1000", ""))
+	told := func() (entries, events int) {
+		for _, e := range h.entries(journal.KindProvisioning) {
+			if e.Reason == "FailedScheduling" {
+				entries++
+			}
+		}
+		for _, e := range h.API.Events() {
+			if e.Reason == "FailedScheduling" {
+				events++
+			}
+		}
+		return entries, events
+	}
+	steps := []struct {
+		name   string
+		change func()
+		wait   time.Duration
+		want   int
+	}{
+		{"first failure", func() {}, 30 * time.Second, 1},
+		{"same reasons within the heartbeat", func() {}, provisioning.UnschedulableHeartbeat - time.Minute, 1},
+		{"same reasons after the heartbeat", func() {}, 2 * time.Minute, 2},
+		{"reasons changed: another NodePool", func() { h.NodePool("other") }, 30 * time.Second, 3},
+	}
+	for _, s := range steps {
+		s.change()
+		h.Advance(s.wait, 5*time.Second)
+		if entries, events := told(); entries != s.want || events != s.want {
+			t.Fatalf("%s: told %d times in the journal and %d as events, want %d", s.name, entries, events, s.want)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
@@ -56,7 +57,20 @@ type Provisioner struct {
 	// barren are the NodePools last found with no instance type to launch (reported once).
 	mu     sync.Mutex
 	barren map[string]bool
+	// told is what each pending pod was last told of why it fits nowhere, and when.
+	told map[types.UID]told
 }
+
+// told is the FailedScheduling message a pod last heard, and when.
+type told struct {
+	message string
+	at      time.Time
+}
+
+// UnschedulableHeartbeat is how often a pod that still fits nowhere for the same reasons is told
+// so again (in the journal and as an event): Karpenter's FailedScheduling dedupe timeout. A pod
+// hears at once when its reasons change.
+const UnschedulableHeartbeat = 5 * time.Minute
 
 // Outcome is what one provisioning pass found and did; the console reads the latest.
 type Outcome struct {
@@ -123,7 +137,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 		}
 		out.Created = append(out.Created, name)
 	}
-	p.reportUnschedulable(results, now)
+	p.reportUnschedulable(pending, results, now)
 	p.last.Store(out)
 	return out, nil
 }
@@ -223,8 +237,24 @@ func (p *Provisioner) reportNoInstanceTypes(cat *Catalog, pools []string, now ti
 	p.barren = barren
 }
 
-// reportUnschedulable tells each pod that fits nowhere why, as a FailedScheduling event.
-func (p *Provisioner) reportUnschedulable(results *scheduling.Results, now time.Time) {
+// reportUnschedulable tells each pod that fits nowhere why, as a FailedScheduling event, when
+// its reasons changed or UnschedulableHeartbeat passed since it was last told: a pod no NodePool
+// can ever fit would otherwise hear the same thing every batch. What pods were told is kept for
+// the pods still pending only.
+func (p *Provisioner) reportUnschedulable(pending []*corev1.Pod, results *scheduling.Results, now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	last := p.told
+	p.told = make(map[types.UID]told, len(results.Unschedulable))
+	stillPending := make(map[types.UID]bool, len(pending))
+	for _, pod := range pending {
+		stillPending[pod.UID] = true
+	}
+	for uid, t := range last {
+		if stillPending[uid] {
+			p.told[uid] = t
+		}
+	}
 	for _, pe := range results.Unschedulable {
 		var parts []string
 		for _, r := range pe.Reasons {
@@ -235,6 +265,10 @@ func (p *Provisioner) reportUnschedulable(results *scheduling.Results, now time.
 			}
 		}
 		msg := "Failed to schedule pod, " + strings.Join(parts, "; ")
+		if t, ok := p.told[pe.Pod.UID]; ok && t.message == msg && now.Sub(t.at) < UnschedulableHeartbeat {
+			continue
+		}
+		p.told[pe.Pod.UID] = told{message: msg, at: now}
 		e := journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "FailedScheduling",
 			Pods: []string{pe.Pod.Namespace + "/" + pe.Pod.Name}, Message: msg, DryRun: p.exec.DryRun()}
 		// A pod that wants no Karpenter node hears nothing from Karpenter either.
