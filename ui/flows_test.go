@@ -185,7 +185,7 @@ func TestCordonAndUncordon(t *testing.T) {
 func TestReadOnlyHidesDangerousKeys(t *testing.T) {
 	f := uitest.New(uitest.Small())
 	f.SetInfo(ui.Info{Context: "prod", ReadOnly: true})
-	h := newHarness(t, f, f, skin.Default(), 160, 56)
+	h := newHarness(t, f, f, skin.Default(), 160, 66)
 	h.keys(":nodes<Enter>")
 	hints := h.line("<Enter>pods")
 	for _, k := range []string{"<c>", "<u>", "<r>", "<Ctrl-D>", "<p>"} {
@@ -407,4 +407,42 @@ func TestRightSizing(t *testing.T) {
 	failing.FailExplanations(nil)
 	failing.Advance(10 * time.Second)
 	h.has("RightSizing(all)[4] planned from nothing")
+}
+
+// TestCommandsWithArguments: ":" commands take k9s's arguments: a capacity type, zone or
+// NodePool for nodes, a namespace or label selector for pods, a NodePool to drill into, a name
+// to explain; they complete from the cluster and refuse what they cannot use, saying why.
+func TestCommandsWithArguments(t *testing.T) {
+	h := small(t, 160, 44)
+	for _, tc := range []struct {
+		keys       string
+		has, lacks []string
+	}{
+		{":nodes spot<Enter>", []string{"Nodes(spot)[7/12]", "ip-10-0-0-10.ec2.internal"}, []string{"ip-10-0-0-18.ec2.internal"}},
+		{":nodes us-east-1a<Enter>", []string{"Nodes(us-east-1a)[4/12]", "ip-10-0-0-18.ec2.internal"}, []string{"us-east-1b", "us-east-1c"}},
+		{":no spot us-east-1b<Enter>", []string{"Nodes(spot us-east-1b)[3/12]", "ip-10-0-0-20.ec2.internal"}, []string{"ip-10-0-0-10.ec2.internal"}},
+		{":nodes on-demand<Enter>", []string{"Nodes(on-demand)[5/12]", "ip-10-0-0-18.ec2.internal"}, []string{"ip-10-0-0-10.ec2.internal"}},
+		{":pods -n shop<Enter>", []string{"Pods(shop)[24]", "web-7d9f8c6b5-6mxdh"}, []string{"inflate-"}},
+		{":po shop /web<Enter>", []string{"Pods(shop /web)[12/24]"}, []string{"api-7d9f8c6b5"}},
+		{":pods -l app=worker<Enter>", []string{"Pods(app=worker)[12/53]"}, []string{"web-7d9f8c6b5"}},
+		{":np default<Enter>", []string{"Nodes(default)[8]", " nodepool default"}, nil},
+		{"<Esc>", []string{"NodePools(all)[3]"}, nil},
+		{":np de", []string{":np default"}, nil},
+		{"<Tab><Enter>", []string{"Nodes(default)[8]"}, nil},
+		{":nodes us-east-1", []string{":nodes us-east-1a"}, nil},
+		{"<Esc>:explain ip-10-0-0-10.ec2.internal<Enter>", []string{"blocked: ConsolidateAfter", "replace with c6i.large"}, nil},
+		{":explain default/inflate-5c6d7e8f9-kn5zr<Enter>", []string{"Why no NodePool can take it"}, nil},
+		{":x gpu<Enter>", []string{"NodePool gpu", "Disruptions allowed now"}, nil},
+		{":nodes nosuch<Enter>", []string{`:nodes: "nosuch" is no capacity type (spot, on-demand, reserved), zone or NodePool`}, nil},
+		{":np nosuch<Enter>", []string{`:nodepools: no NodePool "nosuch"`}, nil},
+		{":nodes -n shop<Enter>", []string{":nodes: -n shop: only pods have namespaces"}, nil},
+		{":pods -l<Enter>", []string{":pods: -l needs a value"}, nil},
+		{":nodes spot /ip-10<Enter>", []string{":nodes: a label selector and a /REGEX cannot filter together: pick one"}, nil},
+		{":dash now<Enter>", []string{`:dashboard: takes no arguments, got "now"`}, nil},
+		{":explain nosuch<Enter>", []string{`:explain: no pod, node or NodePool named "nosuch"`}, nil},
+	} {
+		h.keys(tc.keys)
+		h.has(tc.has...)
+		h.lacks(tc.lacks...)
+	}
 }

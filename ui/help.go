@@ -33,6 +33,9 @@ func (c *Console) helpText() render.Text {
 	t.Heading("Commands")
 	for _, cmd := range commands() {
 		t.Add(fmt.Sprintf("  %-16s", ":"+cmd.name), render.ToneKey).Add(fmt.Sprintf("%-22s", strings.Join(cmd.aliases, " ")), render.ToneNormal).Add(cmd.help, render.ToneCompleted).End()
+		if cmd.args != "" {
+			t.Add(fmt.Sprintf("  %-38s", ""), render.ToneNormal).Add(":"+cmd.name+" "+cmd.args, render.ToneNormal).End()
+		}
 	}
 	t.Blank()
 	t.Heading("Moving")

@@ -8,7 +8,7 @@ import (
 
 // openCommand opens the ":" prompt.
 func (c *Console) openCommand() {
-	c.prompt = &prompt{kind: promptCommand, suggest: complete, history: c.history, histPos: -1,
+	c.prompt = &prompt{kind: promptCommand, suggest: c.completeLine, history: c.history, histPos: -1,
 		done: func(text string, ok bool) {
 			c.prompt = nil
 			text = strings.TrimSpace(text)
@@ -16,12 +16,9 @@ func (c *Console) openCommand() {
 				return
 			}
 			c.history.add(text)
-			cmd, found := findCommand(text)
-			if !found {
-				c.flashErr("unknown command :" + text + " (Tab completes; :help lists the keys)")
-				return
+			if err := c.runCommand(text); err != nil {
+				c.flashErr(err.Error())
 			}
-			cmd.run(c)
 		}}
 }
 

@@ -28,6 +28,8 @@ type Scope struct {
 	NodePool string
 	// Node keeps the pods of one node.
 	Node string
+	// Namespace keeps the pods (or pending pods) of one namespace.
+	Namespace string
 	// Entry is the journal entry whose objects KindTouched lists.
 	Entry uint64
 }

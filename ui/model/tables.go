@@ -1,6 +1,8 @@
 package model
 
 import (
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
@@ -24,6 +26,23 @@ func (w *World) Table(s Spec) *render.Table {
 
 // scoped returns the rows of a spec's kind within its scope.
 func (w *World) scoped(s Spec) []*render.Row {
+	rows := w.scopedByObject(s)
+	if s.Scope.Namespace == "" {
+		return rows
+	}
+	return keep(rows, func(r *render.Row) bool {
+		switch ref := r.Ref.(type) {
+		case *corev1.Pod:
+			return ref.Namespace == s.Scope.Namespace
+		case render.Pending:
+			return ref.Pod.Namespace == s.Scope.Namespace
+		}
+		return false
+	})
+}
+
+// scopedByObject returns the rows of a spec's kind within the object its scope names.
+func (w *World) scopedByObject(s Spec) []*render.Row {
 	switch {
 	case s.Kind == KindTouched:
 		return w.touched(s.Scope.Entry)
