@@ -26,16 +26,18 @@ import (
 // consoleFlags are the flags of every command that opens the console.
 type consoleFlags struct {
 	skin, logFile string
+	mouse         bool
 }
 
 func (f *consoleFlags) register(fs *pflag.FlagSet) {
-	f.registerSkin(fs)
+	f.registerScreen(fs)
 	fs.StringVar(&f.logFile, "log-file", "", "where the console's logs go (default: nodepilot.log in the user cache folder)")
 }
 
-// registerSkin adds --skin alone, for the demo, whose logs go to its own folder.
-func (f *consoleFlags) registerSkin(fs *pflag.FlagSet) {
+// registerScreen adds --skin and --mouse alone, for the demo, whose logs go to its own folder.
+func (f *consoleFlags) registerScreen(fs *pflag.FlagSet) {
 	fs.StringVar(&f.skin, "skin", "", "a shipped skin (default, transparent, light, colorblind) or a k9s skin file (default: NODEPILOT_SKIN, then skin: in ~/.config/nodepilot/config.yaml)")
+	fs.BoolVar(&f.mouse, "mouse", true, "click selects a row, double-click opens it, the wheel scrolls (--mouse=false leaves the mouse to the terminal, for selecting text)")
 }
 
 // logger opens the log file: the terminal belongs to the console. client-go's klog goes there too.
@@ -101,10 +103,10 @@ func needTerminal() error {
 
 // runConsole runs the console over a backend until the user quits or ctx ends, reloading the
 // skin when its file changes.
-func runConsole(ctx context.Context, b ui.Backend, ref string, s *skin.Skin, logger *slog.Logger) error {
+func runConsole(ctx context.Context, b ui.Backend, ref string, s *skin.Skin, mouse bool, logger *slog.Logger) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := ui.New(b, s, ui.Options{SkinName: ref})
+	c := ui.New(b, s, ui.Options{SkinName: ref, Mouse: mouse})
 	go func() {
 		if err := skin.Watch(ctx, ref, c.SetSkin); err != nil {
 			logger.Warn("not watching the skin file for changes", "skin", ref, "error", err)
@@ -166,7 +168,7 @@ does, over the cluster's NodePools and EC2NodeClasses. --readonly watches and ex
 			return err
 		}
 		backend := a.Console(kube.ContextName(cf.kubeconfig, cf.context))
-		return alongside(ctx, a.Run, func(ctx context.Context) error { return runConsole(ctx, backend, ref, s, logger) })
+		return alongside(ctx, a.Run, func(ctx context.Context) error { return runConsole(ctx, backend, ref, s, console.mouse, logger) })
 	}
 	f := root.Flags()
 	cf.register(f)

@@ -105,7 +105,7 @@ stops everything.`,
 					streamStatus(ctx, out, env, story) // until Ctrl-C or SIGTERM
 					return nil
 				}
-				return runConsole(ctx, env.Console(story), ref, sk, opts.Logger)
+				return runConsole(ctx, env.Console(story), ref, sk, console.mouse, opts.Logger)
 			})
 		},
 	}
@@ -116,7 +116,7 @@ stops everything.`,
 	cmd.Flags().StringVar(&dir, "dir", "", "keep the control plane's files and logs here (default: a new temporary folder)")
 	cmd.Flags().StringVar(&controller, "autoscaler", demo.ControllerNodepilot, "the autoscaler that runs the cluster: "+strings.Join(demo.Controllers(), ", "))
 	flags.register(cmd.Flags(), demo.DefaultOptions().Autoscaler)
-	console.registerSkin(cmd.Flags())
+	console.registerScreen(cmd.Flags())
 	return cmd
 }
 

@@ -31,6 +31,8 @@ type Options struct {
 	// RefreshInterval is the longest time between two frames, so that ages and countdowns move
 	// (1 s by default).
 	RefreshInterval time.Duration
+	// Mouse takes the terminal's mouse: click selects, double-click opens, the wheel scrolls.
+	Mouse bool
 }
 
 func (o Options) withDefaults() Options {
@@ -139,6 +141,7 @@ func (c *Console) Run(ctx context.Context) error {
 	app := tview.NewApplication()
 	app.SetScreen(painted{screen})
 	app.SetRoot(c.root, true)
+	app.EnableMouse(c.opts.Mouse)
 	// Ctrl-C quits through the console, not through tview's own Stop.
 	app.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
 		if ev.Key() == tcell.KeyCtrlC {
@@ -206,6 +209,12 @@ func (c *Console) Draw(screen tcell.Screen) {
 // HandleKey handles a key press synchronously, as Run's event loop does.
 func (c *Console) HandleKey(ev *tcell.EventKey) { c.handleKey(ev) }
 
+// HandleMouse handles a mouse action (tview's, which tells clicks from double clicks)
+// synchronously, as Run's event loop does when Options.Mouse is on.
+func (c *Console) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) {
+	c.handleMouse(action, ev)
+}
+
 // Settle does synchronously what Run's goroutines do: it builds a frame, runs the queued
 // actions and applies their results, until nothing is left to do.
 func (c *Console) Settle() {
@@ -253,4 +262,11 @@ func (r *root) Draw(screen tcell.Screen) {
 // InputHandler implements tview.Primitive.
 func (r *root) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
 	return func(ev *tcell.EventKey, _ func(tview.Primitive)) { r.c.handleKey(ev) }
+}
+
+// MouseHandler implements tview.Primitive: every mouse action goes to the console.
+func (r *root) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+	return func(action tview.MouseAction, ev *tcell.EventMouse, _ func(tview.Primitive)) (bool, tview.Primitive) {
+		return r.c.handleMouse(action, ev), nil
+	}
 }

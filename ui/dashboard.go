@@ -55,6 +55,20 @@ func newDashboard(pal *palette) *dashboard {
 func (d *dashboard) crumb() string { return "dashboard" }
 func (d *dashboard) active() *pane { return d.panes[d.focus] }
 
+// point focuses the pane drawn at x, y and returns it. A narrow dashboard draws only the
+// focused pane; the others keep no place on screen.
+func (d *dashboard) point(x, y int) *pane {
+	for i, p := range d.panes {
+		if p.InRect(x, y) {
+			d.panes[d.focus].focused = false
+			d.focus = i
+			p.focused = true
+			return p
+		}
+	}
+	return nil
+}
+
 func (d *dashboard) setPalette(pal *palette) {
 	d.pal = pal
 	for _, p := range d.panes {
@@ -91,6 +105,9 @@ func (d *dashboard) Draw(screen tcell.Screen) {
 	if w < narrowWidth || h < narrowHeight {
 		p := d.panes[d.focus]
 		p.note = fmt.Sprintf("%d/%d Tab", d.focus+1, len(d.panes))
+		for _, other := range d.panes {
+			other.SetRect(0, 0, 0, 0)
+		}
 		p.SetRect(x, y, w, h)
 		p.Draw(screen)
 		return

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rivo/tview"
+
 	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/ui/skin"
@@ -445,4 +447,39 @@ func TestCommandsWithArguments(t *testing.T) {
 		h.has(tc.has...)
 		h.lacks(tc.lacks...)
 	}
+}
+
+// TestMouse: a click selects the row under the pointer and makes its dashboard pane the active
+// one, a double click opens it as Enter does, the wheel moves the selection three rows or
+// scrolls a text; a click on a header selects nothing new.
+func TestMouse(t *testing.T) {
+	h := small(t, 160, 44)
+	h.mouse(tview.MouseLeftClick, "ip-10-0-0-13.ec2.internal")
+	h.keys("d")
+	h.has("Describe ip-10-0-0-13.ec2.internal")
+	h.keys("<Esc>")
+	h.mouse(tview.MouseLeftDoubleClick, "ip-10-0-0-13.ec2.internal")
+	h.has("Pods(ip-10-0-0-13.ec2.internal)[5]")
+	h.keys("<Esc>:pods<Enter>")
+	// The pods as listed: the wheel takes the selection from the first to the fourth.
+	var listed []string
+	for _, l := range strings.Split(h.draw(), "\n") {
+		if f := strings.Fields(strings.Trim(l, "│ ")); len(f) > 2 && strings.Contains(l, "/1 ") {
+			listed = append(listed, f[0]+"/"+f[1])
+		}
+	}
+	if len(listed) < 5 {
+		t.Fatalf("pods listed: %v", listed)
+	}
+	h.mouse(tview.MouseScrollDown, listed[0][strings.Index(listed[0], "/")+1:])
+	h.keys("d")
+	h.has("Describe " + listed[3])
+	h.keys("<Esc>?")
+	h.has("Keys of pods")
+	h.mouse(tview.MouseScrollDown, "Keys of pods")
+	h.lacks("Keys of pods") // the help scrolled by three lines
+	h.keys("<Esc>")
+	h.mouse(tview.MouseLeftClick, "NAMESPACE")
+	h.keys("d")
+	h.has("Describe " + listed[3])
 }

@@ -20,8 +20,9 @@ type grid struct {
 	// selected is the index of the selected row, offset the first row shown, colOffset the first
 	// projected column shown.
 	selected, offset, colOffset int
-	// page is the number of rows the last draw showed.
-	page int
+	// page is the number of rows the last draw showed; top is the screen line its header was
+	// drawn on, for the mouse.
+	page, top int
 }
 
 func newGrid(columns []render.Column, cols []int) *grid {
@@ -87,6 +88,16 @@ func (g *grid) move(step int) {
 		}
 	}
 	g.selected = i
+}
+
+// rowAt is the index of the row the last draw put on screen line y, if any.
+func (g *grid) rowAt(y int) (int, bool) {
+	line := y - g.top
+	if line < 1 || line > g.page {
+		return 0, false
+	}
+	i := g.offset + line - 1
+	return i, i < g.rows()
 }
 
 // handle moves the selection or scrolls columns; it reports whether the key was one of its own.
@@ -165,7 +176,7 @@ func (g *grid) draw(screen tcell.Screen, x, y, w, h int, pal *palette) {
 	}
 	bg := style(pal.s.Table.Fg, pal.s.Table.Bg)
 	cols, widths := g.visible(w)
-	g.page = max(1, h-1)
+	g.page, g.top = max(1, h-1), y
 	g.scroll()
 	// Header.
 	cx := x

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/ui/skin"
@@ -137,3 +138,16 @@ func diff(want, got string) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// mouse does a mouse action on the first screen cell where text starts.
+func (h *harness) mouse(action tview.MouseAction, text string) {
+	h.t.Helper()
+	for y, l := range strings.Split(h.draw(), "\n") {
+		if x := strings.Index(l, text); x >= 0 {
+			h.console.HandleMouse(action, tcell.NewEventMouse(len([]rune(l[:x])), y, tcell.ButtonNone, tcell.ModNone))
+			h.console.Settle()
+			return
+		}
+	}
+	h.t.Fatalf("no line shows %q to point at", text)
+}

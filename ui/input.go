@@ -68,3 +68,45 @@ func (c *Console) back() {
 
 // quit ends Run (its context).
 func (c *Console) quit() { c.stop() }
+
+// wheelRows is how many rows one turn of the mouse wheel moves.
+const wheelRows = 3
+
+// handleMouse routes a mouse action as k9s does with its mouse on: a click selects the row under
+// the pointer (its pane becomes the active one), a double click opens it as Enter does, the
+// wheel moves the selection, or scrolls a text, by wheelRows. While a dialog or the prompt is
+// open the mouse does nothing. It reports whether it used the action. UI goroutine.
+func (c *Console) handleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
+	if c.dialog != nil || c.prompt != nil {
+		return false
+	}
+	x, y := ev.Position()
+	v := c.top()
+	switch action {
+	case tview.MouseScrollUp, tview.MouseScrollDown:
+		step := wheelRows
+		if action == tview.MouseScrollUp {
+			step = -step
+		}
+		if p := v.point(x, y); p != nil {
+			p.grid.move(step)
+		} else if t, ok := v.(*textView); ok && t.InRect(x, y) {
+			t.offset = max(0, t.offset+step)
+		}
+	case tview.MouseLeftClick, tview.MouseLeftDoubleClick:
+		p := v.point(x, y)
+		if p == nil {
+			return false
+		}
+		if i, ok := p.grid.rowAt(y); ok {
+			p.grid.selected = i
+			p.grid.move(0) // a group header selects the nearest object row
+			if action == tview.MouseLeftDoubleClick {
+				c.enter(p)
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}

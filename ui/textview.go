@@ -27,6 +27,7 @@ func newTextView(name, title string, pal *palette, source func(*model.World) ren
 func (v *textView) crumb() string                                { return v.name }
 func (v *textView) keys(*Console) keymap                         { return nil }
 func (v *textView) active() *pane                                { return nil }
+func (v *textView) point(int, int) *pane                         { return nil }
 func (v *textView) setPalette(pal *palette)                      { v.pal = pal }
 func (v *textView) setSource(src func(*model.World) render.Text) { v.source = src }
 

@@ -18,6 +18,8 @@ type view interface {
 	plans() []plan
 	// active is the pane that filters, sorts and selects, or nil (a text view).
 	active() *pane
+	// point is the pane the last draw put at x, y, which becomes the active one, or nil.
+	point(x, y int) *pane
 	setPalette(*palette)
 }
 
@@ -69,6 +71,13 @@ func (v *tableView) crumb() string          { return v.name }
 func (v *tableView) keys(c *Console) keymap { return c.tableKeys(v.pane) }
 func (v *tableView) plans() []plan          { return []plan{v.pane.plan()} }
 func (v *tableView) active() *pane          { return v.pane }
+
+func (v *tableView) point(x, y int) *pane {
+	if v.pane.InRect(x, y) {
+		return v.pane
+	}
+	return nil
+}
 
 // selectedOf is the object row under a view's cursor, or nil.
 func selectedOf(v view) *render.Row {
