@@ -24,6 +24,8 @@ type dashboard struct {
 	panes []*pane
 	focus int
 	pal   *palette
+	// trend feeds the strip above the panes: the fleet's cost, pending pods and nodes.
+	trend model.Trend
 }
 
 // Dashboard panes, in focus order.
@@ -77,11 +79,14 @@ func (d *dashboard) setPalette(pal *palette) {
 }
 
 func (d *dashboard) plans() []plan {
-	out := make([]plan, len(d.panes))
+	out := make([]plan, len(d.panes), len(d.panes)+1)
 	for i, p := range d.panes {
 		out[i] = p.plan()
 	}
-	return out
+	return append(out, func(w *model.World) func() {
+		t := w.Trend
+		return func() { d.trend = t }
+	})
 }
 
 // move shifts the focus by step panes.
@@ -112,6 +117,8 @@ func (d *dashboard) Draw(screen tcell.Screen) {
 		p.Draw(screen)
 		return
 	}
+	d.drawStrip(screen, x, y, w)
+	y, h = y+1, h-1
 	left := w / 2
 	poolRows := 3
 	if t := d.panes[dashNodePools].table(); t != nil {
@@ -137,4 +144,57 @@ func (d *dashboard) Draw(screen tcell.Screen) {
 // InputHandler implements tview.Primitive: cursor movement in the focused pane.
 func (d *dashboard) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
 	return d.panes[d.focus].InputHandler()
+}
+
+// drawStrip draws the trend strip on one line: the fleet's $/h, pending pods and nodes over the
+// trend's window as sparklines, each with its latest figure and its range.
+func (d *dashboard) drawStrip(screen tcell.Screen, x, y, w int) {
+	pts := d.trend.Points
+	series := func(f func(model.TrendPoint) float64) (values []float64, lo, hi, last float64) {
+		values = make([]float64, len(pts))
+		for i, p := range pts {
+			v := f(p)
+			values[i] = v
+			if i == 0 || v < lo {
+				lo = v
+			}
+			if i == 0 || v > hi {
+				hi = v
+			}
+		}
+		if len(values) > 0 {
+			last = values[len(values)-1]
+		}
+		return values, lo, hi, last
+	}
+	cost, costLo, costHi, costNow := series(func(p model.TrendPoint) float64 { return p.PerHour })
+	pending, _, pendingHi, pendingNow := series(func(p model.TrendPoint) float64 { return float64(p.Pending) })
+	nodes, nodesLo, nodesHi, nodesNow := series(func(p model.TrendPoint) float64 { return float64(p.Nodes) })
+	pendingTone := render.ToneCompleted
+	if pendingNow > 0 {
+		pendingTone = render.ToneWarning
+	}
+	gauges := []struct {
+		label  string
+		values []float64
+		style  tcell.Style
+		figure string
+	}{
+		{"$/h", cost, style(d.pal.cost(costNow), d.pal.s.Body.Bg), fmt.Sprintf("%s (%s-%s)", render.Dollars(costNow), render.Dollars(costLo), render.Dollars(costHi))},
+		{"pending", pending, d.pal.text(pendingTone), fmt.Sprintf("%.0f (max %.0f)", pendingNow, pendingHi)},
+		{"nodes", nodes, d.pal.text(render.ToneHighlight), fmt.Sprintf("%.0f (%.0f-%.0f)", nodesNow, nodesLo, nodesHi)},
+	}
+	body := d.pal.body()
+	window := fmt.Sprintf(" last %.0fm ", model.TrendWindow.Minutes())
+	fixed := width(window)
+	for _, g := range gauges {
+		fixed += width(g.label) + width(g.figure) + 4
+	}
+	spark := max(0, min(int(model.TrendWindow/model.TrendStep), (w-fixed)/len(gauges)))
+	var spans []span
+	for _, g := range gauges {
+		spans = append(spans, span{" " + g.label + " ", body}, span{render.Sparkline(g.values, spark), g.style}, span{" " + g.figure + " ", g.style})
+	}
+	spans = append(spans, span{window, d.pal.text(render.ToneCompleted)})
+	line(screen, x, y, w, body, spans)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nodepilot/nodepilot/ui"
+	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/skin"
 	"github.com/nodepilot/nodepilot/ui/uitest"
 )
@@ -111,4 +112,21 @@ func TestGoldenSkins(t *testing.T) {
 			h.golden("skin-" + name + "-nodes")
 		})
 	}
+}
+
+// TestGoldenTrendStrip: the dashboard's strip follows the fleet step by step: nodes going away
+// lower the node count and the cost, and the lines keep their history.
+func TestGoldenTrendStrip(t *testing.T) {
+	f := uitest.New(uitest.Small())
+	h := newHarness(t, f, f, skin.Default(), 140, 40)
+	h.draw()
+	for _, sn := range f.Snapshot().Nodes[len(f.Snapshot().Nodes)-6:] {
+		f.Advance(model.TrendStep)
+		if sn.NodeClaim != nil {
+			f.Cluster.DeleteNodeClaim(sn.NodeClaim.Name)
+		}
+		f.Cluster.DeleteNode(sn.Name())
+		h.draw()
+	}
+	h.golden("dashboard-trend")
 }

@@ -61,7 +61,11 @@ func (c *Console) build(refresh bool) {
 	c.buildMu.Lock()
 	defer c.buildMu.Unlock()
 	if refresh || c.built == nil {
-		c.built = model.New(c.input())
+		in := c.input()
+		if c.built != nil {
+			in.Trend = c.built.Trend
+		}
+		c.built = model.New(in)
 	}
 	c.mu.Lock()
 	plans := c.plans

@@ -33,6 +33,8 @@ type Input struct {
 	RightSizing *RightSizing
 	// Cache, when set, carries per-pod results from the previous World (see Cache).
 	Cache *Cache
+	// Trend is the previous World's trend, which this one extends.
+	Trend Trend
 }
 
 // RightSizing is a right-sizing as the console holds it: the report, or why there is none.

@@ -39,6 +39,8 @@ type World struct {
 	Usage *usage.Snapshot
 	// RightSizing is the console's latest right-sizing, or nil.
 	RightSizing *RightSizing
+	// Trend is the fleet over the last TrendWindow, this World's figures last.
+	Trend Trend
 
 	pods       map[*corev1.Pod]*podFacts
 	nodeByName map[string]*render.Node
@@ -91,6 +93,7 @@ func New(in Input) *World {
 	}
 	w.Fleet.Nodes, w.Fleet.Pending = len(snap.Nodes), len(w.Pending)
 	sources.fill(&w.Fleet)
+	w.Trend = in.Trend.Record(in.Now, w.Fleet)
 	return w
 }
 
