@@ -44,9 +44,9 @@ func newDashboard(pal *palette) *dashboard {
 	d := &dashboard{Box: tview.NewBox(), pal: pal, panes: []*pane{
 		newPane("Pending", "why", spec(model.KindPending), []int{1, 4, 5}, pal),
 		newPane("NodePools", "usage", spec(model.KindNodePools), []int{render.NodePoolColName, render.NodePoolColNodes, render.NodePoolColCPU,
-			render.NodePoolColCPUPct, render.NodePoolColMemPct, render.NodePoolColPrice}, pal),
+			render.NodePoolColCPUBar, render.NodePoolColMemBar, render.NodePoolColPrice}, pal),
 		newPane("Nodes", "capacity type, zone", spec(model.KindNodes), []int{render.NodeColName, render.NodeColType,
-			render.NodeColCPUPct, render.NodeColMemPct, render.NodeColPrice, render.NodeColStatus}, pal),
+			render.NodeColCPUBar, render.NodeColMemBar, render.NodeColPrice, render.NodeColStatus}, pal),
 		newPane("Decisions", "disruption", spec(model.KindDecisions), []int{0, 1, 2, 7, 8}, pal),
 		newPane("Interruptions", "spot", spec(model.KindInterruptions), []int{0, 1, 2, 4}, pal),
 	}}

@@ -85,7 +85,7 @@ func subtotal(level Level, key, label string, rows []*Row) *Row {
 	cells[NodeColName] = label
 	cells[NodeColType] = Plural(len(rows), "node")
 	fillUsage(cells, nums, pods, cpuReq, cpuAlloc, memReq, memAlloc)
-	fillUsed(cells, nums, used, hasUse, cpuAlloc, memAlloc)
+	fillUsed(cells, nums, tones, used, hasUse, cpuReq, cpuAlloc, memReq, memAlloc)
 	cells[NodeColPrice] = None
 	if priced {
 		cells[NodeColPrice] = Dollars(price)

@@ -34,6 +34,8 @@ func NodePoolColumns() []Column {
 		{Name: "CPU%", Align: AlignRight, Sort: 'U', Numeric: true, DescFirst: true},
 		{Name: "MEM", Align: AlignRight},
 		{Name: "MEM%", Align: AlignRight, Sort: 'M', Numeric: true, DescFirst: true},
+		{Name: "CPU LIMIT"},
+		{Name: "MEM LIMIT"},
 		{Name: "CPU USED", Align: AlignRight, Sort: 'E', Numeric: true, DescFirst: true},
 		{Name: "MEM USED", Align: AlignRight, Sort: 'F', Numeric: true, DescFirst: true},
 		{Name: "$/H", Align: AlignRight, Sort: 'C', Numeric: true, DescFirst: true},
@@ -55,6 +57,8 @@ const (
 	NodePoolColCPUPct
 	NodePoolColMem
 	NodePoolColMemPct
+	NodePoolColCPUBar
+	NodePoolColMemBar
 	NodePoolColCPUUsed
 	NodePoolColMemUsed
 	NodePoolColPrice
@@ -86,6 +90,8 @@ func NodePoolRow(p NodePool, now time.Time) *Row {
 	cells[NodePoolColMem], cells[NodePoolColMemPct], nums[NodePoolColMemPct] = againstLimit(p.Mem, memLimit, hasMem, Mem)
 	tones[NodePoolColCPUPct] = limitTone(nums[NodePoolColCPUPct])
 	tones[NodePoolColMemPct] = limitTone(nums[NodePoolColMemPct])
+	cells[NodePoolColCPUBar], tones[NodePoolColCPUBar] = limitBar(nums[NodePoolColCPUPct], hasCPU)
+	cells[NodePoolColMemBar], tones[NodePoolColMemBar] = limitBar(nums[NodePoolColMemPct], hasMem)
 	cells[NodePoolColCPUUsed] = UsedOf(p.Used.CPU, p.CPU, p.HasUse, appendCPU)
 	nums[NodePoolColCPUUsed] = Ratio(float64(p.Used.CPU), float64(p.CPU))
 	cells[NodePoolColMemUsed] = UsedOf(p.Used.Mem, p.Mem, p.HasUse, appendMem)
@@ -123,6 +129,15 @@ func againstLimit(used, limit int64, has bool, format func(int64) string) (strin
 	}
 	r := Ratio(float64(used), float64(limit))
 	return Of(used, limit, format), Percent(float64(used), float64(limit)), r
+}
+
+// limitBar is a bar of what a NodePool's nodes hold against one of its limits, or None without
+// that limit.
+func limitBar(ratio float64, has bool) (string, Tone) {
+	if !has {
+		return None, ToneInherit
+	}
+	return Bar(ratio, 0, false, BarWidth), limitTone(ratio)
 }
 
 func limitTone(ratio float64) Tone {

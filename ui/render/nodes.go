@@ -49,6 +49,8 @@ func NodeColumns() []Column {
 		{Name: "MEM%", Align: AlignRight, Sort: 'M', Numeric: true, DescFirst: true},
 		{Name: "$/H", Align: AlignRight, Sort: 'C', Numeric: true, DescFirst: true},
 		{Name: "STATUS", Sort: 'S'},
+		{Name: "CPU BAR"},
+		{Name: "MEM BAR"},
 		{Name: "CPU USED", Align: AlignRight, Sort: 'E', Numeric: true, DescFirst: true},
 		{Name: "MEM USED", Align: AlignRight, Sort: 'F', Numeric: true, DescFirst: true},
 		{Name: "DISRUPTION", MaxWidth: 40},
@@ -70,6 +72,8 @@ const (
 	NodeColMemPct
 	NodeColPrice
 	NodeColStatus
+	NodeColCPUBar
+	NodeColMemBar
 	NodeColCPUUsed
 	NodeColMemUsed
 	NodeColDisruption
@@ -95,7 +99,7 @@ func NodeRow(n *Node, now time.Time) *Row {
 		tones[NodeColZone] = Zone(n.ZoneIndex)
 	}
 	fillUsage(cells, nums, n.Pods, n.CPUReq, n.CPUAlloc, n.MemReq, n.MemAlloc)
-	fillUsed(cells, nums, n.Used, n.HasUse, n.CPUAlloc, n.MemAlloc)
+	fillUsed(cells, nums, tones, n.Used, n.HasUse, n.CPUReq, n.CPUAlloc, n.MemReq, n.MemAlloc)
 	if n.Priced {
 		cells[NodeColPrice] = Dollars(n.PerHour)
 		nums[NodeColPrice] = n.PerHour
@@ -124,12 +128,17 @@ func fillUsage(cells []string, nums []float64, pods int, cpuReq, cpuAlloc, memRe
 	nums[NodeColMemPct] = Ratio(float64(memReq), float64(memAlloc))
 }
 
-// fillUsed writes what metrics.k8s.io says is used against allocatable.
-func fillUsed(cells []string, nums []float64, used usage.Use, has bool, cpuAlloc, memAlloc int64) {
+// fillUsed writes what metrics.k8s.io says is used against allocatable, and the bars of
+// requested and used.
+func fillUsed(cells []string, nums []float64, tones []Tone, used usage.Use, has bool, cpuReq, cpuAlloc, memReq, memAlloc int64) {
 	cells[NodeColCPUUsed] = UsedOf(used.CPU, cpuAlloc, has, appendCPU)
 	nums[NodeColCPUUsed] = Ratio(float64(used.CPU), float64(cpuAlloc))
 	cells[NodeColMemUsed] = UsedOf(used.Mem, memAlloc, has, appendMem)
 	nums[NodeColMemUsed] = Ratio(float64(used.Mem), float64(memAlloc))
+	cpuR, cpuU := Ratio(float64(cpuReq), float64(cpuAlloc)), nums[NodeColCPUUsed]
+	memR, memU := Ratio(float64(memReq), float64(memAlloc)), nums[NodeColMemUsed]
+	cells[NodeColCPUBar], tones[NodeColCPUBar] = Bar(cpuR, cpuU, has, BarWidth), BarTone(cpuR, cpuU, has)
+	cells[NodeColMemBar], tones[NodeColMemBar] = Bar(memR, memU, has, BarWidth), BarTone(memR, memU, has)
 }
 
 func blocker(n *Node, now time.Time) string {
