@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"unicode/utf8"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 	"github.com/rivo/uniseg"
@@ -19,6 +21,17 @@ func put(screen tcell.Screen, x, y, w int, text string, st tcell.Style) int {
 		n := max(0, min(len(text), w))
 		screen.PutStrStyled(x, y, text[:n], st)
 		return n
+	}
+	if isNarrow(text) {
+		used := 0
+		for _, r := range text {
+			if used == w {
+				break
+			}
+			screen.SetContent(x+used, y, r, nil, st)
+			used++
+		}
+		return used
 	}
 	used := 0
 	g := uniseg.NewGraphemes(text)
@@ -82,6 +95,9 @@ func blank(screen tcell.Screen, x, y, w int, st tcell.Style) {
 func width(text string) int {
 	if isASCII(text) {
 		return len(text)
+	}
+	if isNarrow(text) {
+		return utf8.RuneCountInString(text)
 	}
 	return uniseg.StringWidth(text)
 }

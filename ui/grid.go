@@ -267,6 +267,17 @@ func putCell(screen tcell.Screen, x, y, w int, text string, align render.Align, 
 	return w
 }
 
+// isNarrow reports whether every rune of s takes one cell on its own, without segmenting it into
+// graphemes: Latin-1, the ellipsis, box drawing and block elements (bars and sparklines).
+func isNarrow(s string) bool {
+	for _, r := range s {
+		if (r < 0x20 || r >= 0x300) && r != '…' && (r < 0x2500 || r > 0x259F) {
+			return false
+		}
+	}
+	return true
+}
+
 // isASCII reports whether s is plain ASCII, which draws one byte per cell.
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
