@@ -209,7 +209,7 @@ func TestCrashAtEveryStepConverges(t *testing.T) {
 			h.API.OnCall(nil)
 			h.Cloud.OnCall(nil)
 			if crashed.Err() == nil {
-				t.Skip("the crash point was not reached in this run")
+				t.Fatal("the crash point was not reached: the story no longer makes this call (the harness is deterministic), so the crash test lost its coverage")
 			}
 			h.start()
 			h.Advance(5*time.Minute, time.Second)
