@@ -97,21 +97,25 @@ func (a *Autoscaler) Run(ctx context.Context) {
 			f()
 		}()
 	}
-	run(func() { a.provision(ctx) })
+	batcher := provisioning.NewBatcher(a.clock, a.opts.Provisioning.BatchIdle, a.opts.Provisioning.BatchMax)
+	run(func() { a.batch(ctx, batcher) })
+	run(func() { a.provision(ctx, batcher) })
 	always := func() bool { return true }
 	run(func() {
-		a.loop(ctx, a.opts.LifecyclePeriod, always, func() error { return a.Static.Reconcile(ctx) })
+		a.loop(ctx, a.opts.LifecyclePeriod, always, journal.KindProvisioning, func() error { return a.Static.Reconcile(ctx) })
 	})
 	run(func() {
-		a.loop(ctx, a.opts.LifecyclePeriod, always, func() error { a.Lifecycle.Reconcile(ctx); return nil })
+		a.loop(ctx, a.opts.LifecyclePeriod, always, journal.KindLaunch, func() error { a.Lifecycle.Reconcile(ctx); return nil })
 	})
 	run(func() {
-		a.loop(ctx, a.opts.LifecyclePeriod, always, func() error { a.Termination.Reconcile(ctx); return nil })
+		a.loop(ctx, a.opts.LifecyclePeriod, always, journal.KindTermination, func() error { a.Termination.Reconcile(ctx); return nil })
 	})
 	run(func() {
-		a.loop(ctx, a.opts.Disruption.Period, a.Disruption.Busy, func() error { return a.Disruption.Reconcile(ctx) })
+		a.loop(ctx, a.opts.Disruption.Period, a.Disruption.Busy, journal.KindDisruption, func() error { return a.Disruption.Reconcile(ctx) })
 	})
-	run(func() { a.loop(ctx, a.opts.GCPeriod, nil, func() error { return a.Lifecycle.GarbageCollect(ctx) }) })
+	run(func() {
+		a.loop(ctx, a.opts.GCPeriod, nil, journal.KindGarbageCollection, func() error { return a.Lifecycle.GarbageCollect(ctx) })
+	})
 	if a.interruptions != nil {
 		run(func() { a.interrupt(ctx) })
 	}
@@ -119,8 +123,8 @@ func (a *Autoscaler) Run(ctx context.Context) {
 }
 
 // loop calls reconcile every period, and on a cluster change when wake (nil: never) says so,
-// unless paused.
-func (a *Autoscaler) loop(ctx context.Context, period time.Duration, wake func() bool, reconcile func() error) {
+// unless paused; an error is journaled as the loop's kind.
+func (a *Autoscaler) loop(ctx context.Context, period time.Duration, wake func() bool, kind journal.Kind, reconcile func() error) {
 	var changes <-chan struct{}
 	if wake != nil {
 		changes = a.cluster.Subscribe()
@@ -130,7 +134,7 @@ func (a *Autoscaler) loop(ctx context.Context, period time.Duration, wake func()
 	for {
 		if !a.Paused() {
 			if err := reconcile(); err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
-				a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindDisruption, Reason: "Error", Message: err.Error()})
+				a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: kind, Reason: "Error", Message: err.Error()})
 			}
 		}
 		for woken := false; !woken; {
@@ -146,24 +150,25 @@ func (a *Autoscaler) loop(ctx context.Context, period time.Duration, wake func()
 	}
 }
 
-// provision opens a batch on every change that may need capacity and provisions when it closes.
-func (a *Autoscaler) provision(ctx context.Context) {
-	batcher := provisioning.NewBatcher(a.clock, a.opts.Provisioning.BatchIdle, a.opts.Provisioning.BatchMax)
+// batch opens (or extends) a batch on every change of the cluster that may need capacity.
+func (a *Autoscaler) batch(ctx context.Context, batcher *provisioning.Batcher) {
 	changes := a.cluster.Subscribe()
-	go func() {
-		seen := uint64(0)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-changes:
-				if v := a.cluster.ProvisioningVersion(); v != seen {
-					seen = v
-					batcher.Trigger()
-				}
+	seen := uint64(0)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes:
+			if v := a.cluster.ProvisioningVersion(); v != seen {
+				seen = v
+				batcher.Trigger()
 			}
 		}
-	}()
+	}
+}
+
+// provision provisions each time a batch closes.
+func (a *Autoscaler) provision(ctx context.Context, batcher *provisioning.Batcher) {
 	for batcher.Wait(ctx) {
 		if a.Paused() {
 			continue
