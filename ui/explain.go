@@ -72,16 +72,16 @@ func (c *Console) explainNode(name string) {
 				if err != nil {
 					return errorText(fmt.Errorf("explain node %s: %w", name, err))
 				}
-				return explainNode(w, name, x)
+				return explainNodeText(w, name, x)
 			})
 			c.replan()
 		})
 	})
 }
 
-// explainNode says why a node is or is not being disrupted, what consolidating it would save,
+// explainNodeText says why a node is or is not being disrupted, what consolidating it would save,
 // and what its NodePool's budgets allow now.
-func explainNode(w *model.World, name string, x NodeExplanation) render.Text {
+func explainNodeText(w *model.World, name string, x NodeExplanation) render.Text {
 	n := w.Node(name)
 	if n == nil {
 		return goneText("node " + name)
@@ -160,7 +160,7 @@ func allowances(w *model.World, np *karpv1.NodePool) []disruption.Allowance {
 	reasons := karpv1.DisruptionReasons()
 	out := make([]disruption.Allowance, len(reasons))
 	for i, r := range reasons {
-		out[i] = disruption.Allowances(np, w.Snapshot.Nodes, r, w.Now)
+		out[i] = disruption.AllowanceFor(np, w.Snapshot.Nodes, r, w.Now)
 	}
 	return out
 }

@@ -39,7 +39,7 @@ func (c *decisionChecker) Observe(e journal.Entry) {
 		c.t.Errorf("decision for unknown nodepool %q", e.NodePool)
 		return
 	}
-	a := disruption.Allowances(np, snap.Nodes, karpv1.DisruptionReason(e.Reason), snap.Time)
+	a := disruption.AllowanceFor(np, snap.Nodes, karpv1.DisruptionReason(e.Reason), snap.Time)
 	// The candidates are marked already: what disrupts now must fit in the budget.
 	if a.Budget != "" && a.Disrupting > budgetValue(c.t, np, karpv1.DisruptionReason(e.Reason), snap) {
 		c.t.Errorf("%s: %d nodes disrupting in nodepool %s, more than %s allows", e.Message, a.Disrupting, np.Name, a.Budget)
@@ -71,7 +71,7 @@ func budgetValue(t *testing.T, np *karpv1.NodePool, reason karpv1.DisruptionReas
 			nodes = append(nodes, &n2)
 		}
 	}
-	return disruption.Allowances(np, nodes, reason, snap.Time).Allowed
+	return disruption.AllowanceFor(np, nodes, reason, snap.Time).Allowed
 }
 
 func TestRandomizedRunKeepsInvariants(t *testing.T) {

@@ -34,11 +34,11 @@ func (a Allowance) String() string {
 		a.Budget, a.NodePool, a.Allowed, a.Reason, a.Disrupting, a.Total)
 }
 
-// Allowances computes, for one NodePool and reason, Karpenter's allowed disruptions: the
+// AllowanceFor computes, for one NodePool and reason, Karpenter's allowed disruptions: the
 // smallest value among the budgets that apply to the reason and are active now (a count, or a
 // percentage of the NodePool's nodes rounded up), less the nodes already disrupting. A malformed
 // budget allows nothing; no active budget allows everything.
-func Allowances(np *karpv1.NodePool, nodes []*state.Node, reason karpv1.DisruptionReason, now time.Time) Allowance {
+func AllowanceFor(np *karpv1.NodePool, nodes []*state.Node, reason karpv1.DisruptionReason, now time.Time) Allowance {
 	a := Allowance{NodePool: np.Name, Reason: reason, Allowed: math.MaxInt32}
 	for _, n := range nodes {
 		if !n.Managed() || n.NodePool() != np.Name {

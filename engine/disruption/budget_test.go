@@ -11,7 +11,7 @@ import (
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
-func TestAllowances(t *testing.T) {
+func TestAllowanceFor(t *testing.T) {
 	// Wednesday 2026-01-07 10:00 UTC: inside a weekday 09:00 + 8h window.
 	now := time.Date(2026, 1, 7, 10, 0, 0, 0, time.UTC)
 	nodes := func(total, disrupting int) []*state.Node {
@@ -48,7 +48,7 @@ func TestAllowances(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			np := &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: "np"}, Spec: karpv1.NodePoolSpec{Disruption: karpv1.Disruption{Budgets: tt.budgets}}}
-			a := Allowances(np, nodes(tt.total, tt.busy), tt.reason, now)
+			a := AllowanceFor(np, nodes(tt.total, tt.busy), tt.reason, now)
 			if a.Allowed != tt.want {
 				t.Errorf("allowed %d, want %d (%s)", a.Allowed, tt.want, a)
 			}

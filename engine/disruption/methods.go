@@ -45,7 +45,7 @@ func (p *pass) allowance(c *Candidate, reason karpv1.DisruptionReason) Allowance
 	if a, ok := p.allowances[key]; ok {
 		return a
 	}
-	a := Allowances(c.NodePool, p.sim.snap.Nodes, reason, p.now)
+	a := AllowanceFor(c.NodePool, p.sim.snap.Nodes, reason, p.now)
 	p.allowances[key] = a
 	return a
 }

@@ -374,7 +374,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(c.limit, prometheus.GaugeValue, q.AsApproximateFloat64(), np.Name, string(name))
 		}
 		for _, reason := range karpv1.DisruptionReasons() {
-			a := disruption.Allowances(np, snap.Nodes, reason, now)
+			a := disruption.AllowanceFor(np, snap.Nodes, reason, now)
 			ch <- prometheus.MustNewConstMetric(c.allowed, prometheus.GaugeValue, float64(a.Allowed), np.Name, string(reason))
 			ch <- prometheus.MustNewConstMetric(c.consuming, prometheus.GaugeValue, float64(a.Disrupting), np.Name, string(reason))
 		}
