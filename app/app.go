@@ -141,7 +141,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	}
 
 	// Only a live run has a cluster writer at all.
-	var writer state.Writer
+	var writer state.APIWriter
 	a.closeWriter = func() {}
 	if mode == executor.Live {
 		w, err := kube.NewWriter(cfg)

@@ -2,7 +2,7 @@
 // server. It loads a client configuration (any kubeconfig context, or in-cluster), talks to the
 // Karpenter custom resources through a small typed REST client (Resource), feeds engine/state from
 // shared informers (RunInformers), changes the cluster for the engine (Writer, which implements
-// state.Writer, events included), elects a leader on a Lease for headless mode
+// state.APIWriter, events included), elects a leader on a Lease for headless mode
 // (RunWithLeaderElection) and installs the CRDs (InstallCRDs). The RBAC it needs is the Helm
 // chart's, charts/nodepilot/templates/rbac.yaml.
 //

@@ -20,7 +20,7 @@ import (
 // that `kubectl get events` and the tools that filter on it read nodepilot's events the same.
 const EventComponent = "karpenter"
 
-// Writer changes a cluster for the engine: it implements state.Writer over client-go. Updates
+// Writer changes a cluster for the engine: it implements state.APIWriter over client-go. Updates
 // read the object fresh from the API server, apply the caller's mutate and send the change as a
 // merge patch conditional on the version read, retrying on conflicts (so mutate may run more
 // than once), and skip the write when mutate changed nothing. Errors name the object and wrap the API server's, so apierrors.IsNotFound
@@ -32,7 +32,7 @@ type Writer struct {
 	recorder    record.EventRecorder
 }
 
-var _ state.Writer = (*Writer)(nil)
+var _ state.APIWriter = (*Writer)(nil)
 
 // NewWriter returns a Writer for the cluster cfg points at. Events start being recorded at once,
 // in the background, until Close.

@@ -16,7 +16,7 @@ import (
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
-// The operations of the API that FailNext and OnCall know: the state.Writer methods.
+// The operations of the API that FailNext and OnCall know: the state.APIWriter methods.
 const (
 	OpCreateNodeClaim       = "CreateNodeClaim"
 	OpUpdateNodeClaim       = "UpdateNodeClaim"
@@ -33,7 +33,7 @@ const (
 )
 
 // API is an in-memory Kubernetes API server for pods, nodes, NodePools, NodeClaims,
-// EC2NodeClasses, PodDisruptionBudgets and DaemonSets. It implements state.Writer with the
+// EC2NodeClasses, PodDisruptionBudgets and DaemonSets. It implements state.APIWriter with the
 // semantics the engine relies on, and feeds a state.Cluster synchronously, in order, as
 // informers would: every stored change calls the matching Update or Delete of the cluster.
 //
@@ -51,7 +51,7 @@ const (
 // spec changes other than nodeName are allowed; a pod's deletion completes only when the
 // Kubelet (or a zero grace period) finishes it.
 //
-// The methods that are not part of state.Writer are for tests and for the other pieces of this
+// The methods that are not part of state.APIWriter are for tests and for the other pieces of this
 // package: seeding objects, reading deep copies, and what the kubelet and the scheduler write.
 // They never fail by injection and are not reported to OnCall.
 type API struct {
@@ -80,7 +80,7 @@ type API struct {
 	scales map[types.UID]int
 }
 
-var _ state.Writer = (*API)(nil)
+var _ state.APIWriter = (*API)(nil)
 
 // NewAPI returns an empty API server that feeds cluster, and marks every kind of cluster
 // synced (the informers' initial lists were empty).
@@ -150,7 +150,7 @@ func (a *API) daemonSetsShared() []*appsv1.DaemonSet { return sharedOf(a, a.daem
 func (a *API) nodeClaimsShared() []*karpv1.NodeClaim { return sharedOf(a, a.nodeClaims) }
 func (a *API) nodePoolsShared() []*karpv1.NodePool   { return sharedOf(a, a.nodePools) }
 
-// call runs one state.Writer operation: it fails early when ctx ended or a failure is
+// call runs one state.APIWriter operation: it fails early when ctx ended or a failure is
 // injected, and reports the call to the OnCall hook once it returns.
 func call[R any](ctx context.Context, a *API, op string, f func() (R, error)) (R, error) {
 	defer a.end(op)

@@ -1,5 +1,5 @@
 // Package enginetest is an in-memory cluster for the engine's tests: an API server that
-// implements state.Writer and feeds a state.Cluster as informers would, a cloud that implements
+// implements state.APIWriter and feeds a state.Cluster as informers would, a cloud that implements
 // cloudprovider.CloudProvider and cloudprovider.Interruptions, kubelets that register nodes for
 // launched instances and run their pods, a kube-scheduler that binds pending pods, Deployment
 // and DaemonSet controllers, and an Env that ties them to a fake clock. Time moves only when a

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// Event is a Kubernetes event recorded through state.Writer's Event.
+// Event is a Kubernetes event recorded through state.APIWriter's Event.
 type Event struct {
 	Time      time.Time
 	Kind      string

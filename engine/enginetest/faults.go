@@ -27,7 +27,7 @@ func newFaults(ops ...string) faults {
 }
 
 // FailNext makes the next n calls of op fail with err (ErrInjected when err is nil) without
-// any effect. Operations are named after the methods (for the API, the state.Writer methods
+// any effect. Operations are named after the methods (for the API, the state.APIWriter methods
 // such as "CreateNodeClaim" or "Evict"; for the Cloud, "Create", "Delete", "Get", "List",
 // "InstanceTypes" and "IsDrifted"). An unknown name panics: it is a mistake in the test.
 func (f *faults) FailNext(op string, n int, err error) {

@@ -93,7 +93,7 @@ const wouldWindow = 10 * time.Minute
 // Executor performs actions in its mode. It is safe for concurrent use.
 type Executor struct {
 	mode    Mode
-	writer  state.Writer
+	writer  state.APIWriter
 	cloud   cloudprovider.CloudProvider
 	journal *journal.Journal
 	clock   clock.Clock
@@ -105,7 +105,7 @@ type Executor struct {
 
 // New returns an executor over the cluster writer and the cloud provider. j may be nil (no
 // journal); in ReadOnly and DryRun the writer and the cloud's mutating methods are never called.
-func New(mode Mode, writer state.Writer, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.Clock) *Executor {
+func New(mode Mode, writer state.APIWriter, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.Clock) *Executor {
 	return &Executor{mode: mode, writer: writer, cloud: cloud, journal: j, clock: c, would: map[Action]time.Time{}}
 }
 
@@ -162,7 +162,7 @@ func (e *Executor) recordWould(a Action) {
 
 // Events returns where the journal's Kubernetes events go in a mode: the writer when live,
 // nowhere otherwise (an event is a write too). The journal, built before the executor, takes it.
-func Events(mode Mode, writer state.Writer) journal.Recorder {
+func Events(mode Mode, writer state.APIWriter) journal.Recorder {
 	if mode != Live {
 		return discard{}
 	}
@@ -223,7 +223,7 @@ func (e *Executor) DeleteNode(ctx context.Context, name string) error {
 		func(ctx context.Context) error { return e.writer.DeleteNode(ctx, name) })
 }
 
-// Evict asks the Eviction API to evict a pod (see state.Writer.Evict).
+// Evict asks the Eviction API to evict a pod (see state.APIWriter.Evict).
 func (e *Executor) Evict(ctx context.Context, pod *corev1.Pod) error {
 	name := pod.Namespace + "/" + pod.Name
 	return e.Do(ctx, Action{Kind: EvictPod, Object: "pod/" + name, Message: "evict pod " + name + " from node " + pod.Spec.NodeName},

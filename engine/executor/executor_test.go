@@ -87,9 +87,9 @@ func TestDryRunRepeatsAfterWindow(t *testing.T) {
 	}
 }
 
-// eventCounter is a state.Writer that only counts events; its other methods are never called.
+// eventCounter is a state.APIWriter that only counts events; its other methods are never called.
 type eventCounter struct {
-	state.Writer
+	state.APIWriter
 	n int
 }
 

@@ -49,7 +49,7 @@ func (s LogSink) Observe(e Entry) {
 	s.Logger.LogAttrs(context.Background(), level, e.Message, attrs...)
 }
 
-// Recorder records Kubernetes events (state.Writer is one).
+// Recorder records Kubernetes events (state.APIWriter is one).
 type Recorder interface {
 	Event(object runtime.Object, eventType, reason, message string)
 }

@@ -2,5 +2,5 @@
 // EC2NodeClasses, PodDisruptionBudgets and DaemonSets the informers deliver, indexed and joined
 // (a Node with its NodeClaim, pods by node), plus what only the engine knows (nominations, nodes
 // marked for deletion, when pods last came and went). Loops read immutable snapshots of it and
-// change the cluster through the Writer it declares.
+// change the cluster through the APIWriter it declares.
 package state

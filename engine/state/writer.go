@@ -12,11 +12,12 @@ import (
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
-// Writer is everything the engine changes in a cluster. The kube package implements it over
-// client-go; the engine's tests over an in-memory cluster. Update methods fetch the latest
-// object, apply mutate, and retry on conflict; mutate may run more than once. A missing object
-// is reported with an error that apierrors.IsNotFound recognises.
-type Writer interface {
+// APIWriter is everything the engine changes through the Kubernetes API (the in-memory Cluster
+// only follows it). The kube package implements it over client-go; the engine's tests over an
+// in-memory API. Update methods fetch the latest object, apply mutate, and retry on conflict;
+// mutate may run more than once. A missing object is reported with an error that
+// apierrors.IsNotFound recognises.
+type APIWriter interface {
 	// CreateNodeClaim creates a NodeClaim (generateName is honoured) and returns it as stored.
 	CreateNodeClaim(ctx context.Context, nc *karpv1.NodeClaim) (*karpv1.NodeClaim, error)
 	// UpdateNodeClaim changes a NodeClaim's metadata and spec.
