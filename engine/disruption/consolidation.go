@@ -108,7 +108,7 @@ func (s *simulator) prepare() {
 	if s.prepared != nil {
 		return
 	}
-	in := provisioning.Input(s.snap, s.cat, s.snap.Pods, s.opts, s.wellKnown, nil)
+	in := provisioning.Problem(s.snap, s.cat, s.snap.Pods, s.opts, s.wellKnown, nil)
 	in.Cache = s.cache
 	s.prepared, s.nodes = scheduling.Prepare(in), in.Nodes
 }

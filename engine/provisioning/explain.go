@@ -15,7 +15,7 @@ import (
 // The console's explain runs it; it changes nothing.
 func ExplainPod(ctx context.Context, cloud cloudprovider.CloudProvider, snap *state.Snapshot, pod *corev1.Pod, opts Options) *scheduling.PodError {
 	cat := LoadCatalog(ctx, cloud, snap)
-	r := scheduling.Solve(Input(snap, cat, []*corev1.Pod{pod}, opts.Scheduling, opts.WellKnownLabels, nil))
+	r := scheduling.Solve(Problem(snap, cat, []*corev1.Pod{pod}, opts.Scheduling, opts.WellKnownLabels, nil))
 	if len(r.Unschedulable) == 0 {
 		return nil
 	}

@@ -60,11 +60,11 @@ func LoadCatalog(ctx context.Context, cloud cloudprovider.CloudProvider, snap *s
 	return c
 }
 
-// Input builds the scheduling problem for pods over a snapshot: the NodePools with their limits
+// Problem builds the scheduling problem for pods over a snapshot: the NodePools with their limits
 // against what their nodes hold, and every node not going away (nor in exclude) as existing
 // capacity, including NodeClaims not yet registered, so that pods already planned onto them are
 // not planned again.
-func Input(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts scheduling.Options, wellKnown []string, exclude map[string]bool) *scheduling.Input {
+func Problem(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts scheduling.Options, wellKnown []string, exclude map[string]bool) *scheduling.Input {
 	in := &scheduling.Input{Pods: podsToPlace, DaemonSets: snap.DaemonSets, Options: opts, WellKnownLabels: wellKnown,
 		Unlaunchable: cat.Unlaunchable}
 	usage := map[string]corev1.ResourceList{}
@@ -118,7 +118,7 @@ func Replan(snap *state.Snapshot, cat *Catalog, opts scheduling.Options, wellKno
 			ps = append(ps, p)
 		}
 	}
-	in := Input(snap, cat, ps, opts, wellKnown, exclude)
+	in := Problem(snap, cat, ps, opts, wellKnown, exclude)
 	for i := range in.NodePools {
 		in.NodePools[i].Usage = nil
 	}

@@ -109,7 +109,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	start := time.Now()
 	opts.Deadline = start.Add(p.opts.SolveTimeout)
 	opts.Progress = p.progress(p.solves.Add(1))
-	in := Input(snap, cat, pending, opts, p.opts.WellKnownLabels, nil)
+	in := Problem(snap, cat, pending, opts, p.opts.WellKnownLabels, nil)
 	in.Cache = &p.cache
 	prep := scheduling.Prepare(in)
 	results := prep.Solve(in.Pods, in.Nodes)
