@@ -88,15 +88,6 @@ func createdTypes(capacityType string) []string {
 	return out
 }
 
-// tagSpecifications reads a request's TagSpecification list: its tags by resource type.
-func tagSpecifications(q query) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	for _, ts := range q.structs("TagSpecification") {
-		addTags(out, ts.str("ResourceType"), ts.tags("Tag"))
-	}
-	return out
-}
-
 // authResource is an existing resource a call touches, with its tags as condition keys.
 type authResource struct {
 	arn  string

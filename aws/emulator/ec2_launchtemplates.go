@@ -47,7 +47,6 @@ func parseTemplateData(q query) templateData {
 		HTTPTokens: q.str("MetadataOptions.HttpTokens"), HTTPEndpoint: q.str("MetadataOptions.HttpEndpoint"),
 		HTTPProtocolIPv6: q.str("MetadataOptions.HttpProtocolIpv6"), InstanceMetadataTags: q.str("MetadataOptions.InstanceMetadataTags"),
 		MonitoringEnabled: q.boolParam("Monitoring.Enabled"),
-		Tags:              map[string]map[string]string{},
 		Tenancy:           cmp.Or(q.str("Placement.Tenancy"), "default"),
 	}
 	d.HTTPPutResponseHopLimit, _ = strconv.Atoi(q.str("MetadataOptions.HttpPutResponseHopLimit"))
@@ -63,10 +62,17 @@ func parseTemplateData(q query) templateData {
 		bd.Throughput, _ = strconv.Atoi(b.str("Ebs.Throughput"))
 		d.BlockDevices = append(d.BlockDevices, bd)
 	}
-	for _, ts := range q.structs("TagSpecification") {
-		addTags(d.Tags, ts.str("ResourceType"), ts.tags("Tag"))
-	}
+	d.Tags = tagSpecifications(q)
 	return d
+}
+
+// tagSpecifications reads a request's TagSpecification list: its tags by resource type.
+func tagSpecifications(q query) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, ts := range q.structs("TagSpecification") {
+		addTags(out, ts.str("ResourceType"), ts.tags("Tag"))
+	}
+	return out
 }
 
 func addTags(byType map[string]map[string]string, resourceType string, tags map[string]string) {

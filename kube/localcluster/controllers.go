@@ -170,16 +170,6 @@ func (c *Cluster) KillController(k *Controller) error {
 	return err
 }
 
-// Exited reports whether the controller's process has exited.
-func (k *Controller) Exited() bool {
-	select {
-	case <-k.p.exited:
-		return true
-	default:
-		return false
-	}
-}
-
 // forget drops p from the processes Stop stops.
 func (c *Cluster) forget(p *process) {
 	c.mu.Lock()
