@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -146,55 +148,58 @@ func (d *dashboard) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) 
 	return d.panes[d.focus].InputHandler()
 }
 
-// drawStrip draws the trend strip on one line: the fleet's $/h, pending pods and nodes over the
-// trend's window as sparklines, each with its latest figure and its range.
+// drawStrip draws the trend strip on one line: the fleet's $/h, pending pods and nodes as
+// sparklines of the latest points that fit, each with its latest figure and the range the
+// sparkline drew, and how long a span they cover.
 func (d *dashboard) drawStrip(screen tcell.Screen, x, y, w int) {
 	pts := d.trend.Points
-	series := func(f func(model.TrendPoint) float64) (values []float64, lo, hi, last float64) {
-		values = make([]float64, len(pts))
-		for i, p := range pts {
-			v := f(p)
-			values[i] = v
-			if i == 0 || v < lo {
-				lo = v
-			}
-			if i == 0 || v > hi {
-				hi = v
-			}
-		}
-		if len(values) > 0 {
-			last = values[len(values)-1]
-		}
-		return values, lo, hi, last
-	}
-	cost, costLo, costHi, costNow := series(func(p model.TrendPoint) float64 { return p.PerHour })
-	pending, _, pendingHi, pendingNow := series(func(p model.TrendPoint) float64 { return float64(p.Pending) })
-	nodes, nodesLo, nodesHi, nodesNow := series(func(p model.TrendPoint) float64 { return float64(p.Nodes) })
 	pendingTone := render.ToneCompleted
-	if pendingNow > 0 {
+	if n := len(pts); n > 0 && pts[n-1].Pending > 0 {
 		pendingTone = render.ToneWarning
+	}
+	costNow := 0.0
+	if n := len(pts); n > 0 {
+		costNow = pts[n-1].PerHour
 	}
 	gauges := []struct {
 		label  string
-		values []float64
+		of     func(model.TrendPoint) float64
 		style  tcell.Style
-		figure string
+		figure func(now, lo, hi float64) string
 	}{
-		{"$/h", cost, style(d.pal.cost(costNow), d.pal.s.Body.Bg), fmt.Sprintf("%s (%s-%s)", render.Dollars(costNow), render.Dollars(costLo), render.Dollars(costHi))},
-		{"pending", pending, d.pal.text(pendingTone), fmt.Sprintf("%.0f (max %.0f)", pendingNow, pendingHi)},
-		{"nodes", nodes, d.pal.text(render.ToneHighlight), fmt.Sprintf("%.0f (%.0f-%.0f)", nodesNow, nodesLo, nodesHi)},
+		{"$/h", func(p model.TrendPoint) float64 { return p.PerHour }, style(d.pal.cost(costNow), d.pal.s.Body.Bg),
+			func(now, lo, hi float64) string {
+				return fmt.Sprintf("%s (%s-%s)", render.Dollars(now), render.Dollars(lo), render.Dollars(hi))
+			}},
+		{"pending", func(p model.TrendPoint) float64 { return float64(p.Pending) }, d.pal.text(pendingTone),
+			func(now, _, hi float64) string { return fmt.Sprintf("%.0f (max %.0f)", now, hi) }},
+		{"nodes", func(p model.TrendPoint) float64 { return float64(p.Nodes) }, d.pal.text(render.ToneHighlight),
+			func(now, lo, hi float64) string { return fmt.Sprintf("%.0f (%.0f-%.0f)", now, lo, hi) }},
 	}
-	body := d.pal.body()
-	window := fmt.Sprintf(" last %.0fm ", model.TrendWindow.Minutes())
-	fixed := width(window)
-	for _, g := range gauges {
-		fixed += width(g.label) + width(g.figure) + 4
+	// The sparklines share what the labels leave, sized with the widest figures the points give.
+	const labelled = " last 30m "
+	fixed := len(labelled)
+	values := make([][]float64, len(gauges))
+	for i, g := range gauges {
+		values[i] = make([]float64, len(pts))
+		for j, p := range pts {
+			values[i][j] = g.of(p)
+		}
+		_, lo, hi := render.Sparkline(values[i], len(pts))
+		fixed += width(g.label) + width(g.figure(hi, lo, hi)) + 4
 	}
 	spark := max(0, min(int(model.TrendWindow/model.TrendStep), (w-fixed)/len(gauges)))
+	body := d.pal.body()
 	var spans []span
-	for _, g := range gauges {
-		spans = append(spans, span{" " + g.label + " ", body}, span{render.Sparkline(g.values, spark), g.style}, span{" " + g.figure + " ", g.style})
+	for i, g := range gauges {
+		line, lo, hi := render.Sparkline(values[i], spark)
+		now := 0.0
+		if n := len(values[i]); n > 0 {
+			now = values[i][n-1]
+		}
+		spans = append(spans, span{" " + g.label + " ", body}, span{line, g.style}, span{" " + g.figure(now, lo, hi) + " ", g.style})
 	}
-	spans = append(spans, span{window, d.pal.text(render.ToneCompleted)})
+	shown := time.Duration(min(len(pts), spark)) * model.TrendStep
+	spans = append(spans, span{fmt.Sprintf(" last %.0fm ", math.Ceil(shown.Minutes())), d.pal.text(render.ToneCompleted)})
 	line(screen, x, y, w, body, spans)
 }

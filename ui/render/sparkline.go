@@ -6,17 +6,16 @@ import "strings"
 var sparks = []rune("▁▂▃▄▅▆▇█")
 
 // Sparkline draws values, oldest first, as width columns of block characters: the latest
-// width values, right-aligned (blanks before a short series), each scaled between the series'
-// least and greatest. A flat series is drawn on the lowest height when it is zero, else half
-// way, so that "nothing" and "steady" look different.
-func Sparkline(values []float64, width int) string {
+// width values, right-aligned (blanks before a short series), each scaled between the least and
+// greatest of those drawn, which it returns. A flat series is drawn on the lowest height when it
+// is zero, else half way, so that "nothing" and "steady" look different.
+func Sparkline(values []float64, width int) (line string, lo, hi float64) {
 	if width <= 0 {
-		return ""
+		return "", 0, 0
 	}
 	if len(values) > width {
 		values = values[len(values)-width:]
 	}
-	lo, hi := 0.0, 0.0
 	for i, v := range values {
 		if i == 0 || v < lo {
 			lo = v
@@ -38,5 +37,5 @@ func Sparkline(values []float64, width int) string {
 		}
 		b.WriteRune(sparks[level])
 	}
-	return b.String()
+	return b.String(), lo, hi
 }
