@@ -185,13 +185,24 @@ func (c *Console) completeLine(text string) string {
 	if !ok || strings.HasSuffix(text, " ") || c.world == nil {
 		return ""
 	}
+	// The prompt asks on every frame while it is open: the words are gathered once per World.
+	if c.candidates.world != c.world || c.candidates.command != cmd.name {
+		c.candidates = candidates{world: c.world, command: cmd.name, words: argCandidates(cmd.name, c.world)}
+	}
 	last := fields[len(fields)-1]
-	for _, cand := range argCandidates(cmd.name, c.world) {
+	for _, cand := range c.candidates.words {
 		if strings.HasPrefix(cand, last) && cand != last {
 			return cand[len(last):]
 		}
 	}
 	return ""
+}
+
+// candidates are the words a command's arguments may be, gathered from one World.
+type candidates struct {
+	world   *model.World
+	command string
+	words   []string
 }
 
 // argCandidates are the words a command's arguments may be, sorted.

@@ -66,18 +66,20 @@ type Console struct {
 	skins   []string
 
 	// Owned by the UI goroutine.
-	pal       *palette
-	stack     []view
-	prompt    *prompt
-	dialog    *dialog
-	flash     flash
-	world     *model.World
-	info      Info
-	story     string
-	history   *history
-	root      *root
-	stop      func()
-	replanned bool
+	pal    *palette
+	stack  []view
+	prompt *prompt
+	dialog *dialog
+	flash  flash
+	world  *model.World
+	// candidates are the completions of the command being typed (UI goroutine).
+	candidates candidates
+	info       Info
+	story      string
+	history    *history
+	root       *root
+	stop       func()
+	replanned  bool
 
 	// Shared with the builder and the worker, under mu.
 	mu                            sync.Mutex
