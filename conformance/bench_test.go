@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/demo"
+	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
@@ -19,7 +20,7 @@ import (
 // BenchmarkThousandPods gives 1,000 pods of mixed shapes to each controller, each its own process
 // on a fresh cluster (nodepilot's controller built from this tree) that is ready when they come:
 // the time from the first pod unschedulable to the first CreateFleet and to the last pod running,
-// the fleet's $/h, the AWS calls made from the controller's start (the watching console's few
+// the fleet's $/h and its ratio to the fractional optimum of the workload, the AWS calls made from the controller's start (the watching console's few
 // included), and the controller's CPU seconds and peak RSS over its whole run.
 // nodepilot runs a second time with --packing Cost.
 func BenchmarkThousandPods(b *testing.B) {
@@ -57,6 +58,7 @@ func BenchmarkThousandPods(b *testing.B) {
 				b.ReportMetric(c.firstLaunch().Sub(c.unschedulable).Seconds(), "s-to-launch")
 				b.ReportMetric(elapsed.Seconds(), "s-to-running")
 				b.ReportMetric(c.price(), "$/h")
+				b.ReportMetric(c.price()/c.optimum(), "x-optimum")
 				b.ReportMetric(float64(totalCalls(c)-before), "aws-calls")
 				b.ReportMetric(cpu, "cpu-s")
 				b.ReportMetric(rss, "peak-rss-MiB")
@@ -94,6 +96,20 @@ func (c *cluster) waitRunning(timeout time.Duration, want int) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// optimum is the fractional (LP) optimum of the workload's pods over the NodePool "default" at
+// the emulator's prices (cost.FractionalOptimum): no fleet can cost less.
+func (c *cluster) optimum() float64 {
+	snap := c.env.App.Cluster.Snapshot()
+	np := scheduling.FromNodePool(snap.NodePool("default"), c.env.App.InstanceTypes("default"), nil)
+	var workload []*corev1.Pod
+	for _, p := range snap.Pods {
+		if p.Namespace == corev1.NamespaceDefault && !pods.IsOwnedByDaemonSet(p) && p.DeletionTimestamp == nil {
+			workload = append(workload, p)
+		}
+	}
+	return cost.FractionalOptimum(cost.DemandOf(workload), np)
 }
 
 func totalCalls(c *cluster) int {
