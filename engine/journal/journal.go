@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -107,10 +106,13 @@ type Sink interface {
 // Journal keeps the latest entries in memory and fans them out to its sinks. It also keeps, per
 // node, why it is not being disrupted now. It is safe for concurrent use.
 type Journal struct {
-	mu      sync.RWMutex
-	max     int
-	entries []Entry
-	seq     uint64
+	mu  sync.RWMutex
+	max int
+	// ring holds the latest entries, at most max: once full, a record overwrites the oldest, at
+	// oldest, instead of moving every kept entry down by one.
+	ring   []Entry
+	oldest int
+	seq    uint64
 	sinks   []Sink
 	whyNot  map[string]Entry
 	subs    []chan struct{}
@@ -126,9 +128,12 @@ func (j *Journal) Record(e Entry) Entry {
 	j.mu.Lock()
 	j.seq++
 	e.Seq = j.seq
-	j.entries = append(j.entries, e)
-	if len(j.entries) > j.max {
-		j.entries = slices.Delete(j.entries, 0, len(j.entries)-j.max)
+	switch {
+	case len(j.ring) < j.max:
+		j.ring = append(j.ring, e)
+	case j.max > 0:
+		j.ring[j.oldest] = e
+		j.oldest = (j.oldest + 1) % j.max
 	}
 	sinks := j.sinks
 	j.notify()
@@ -182,16 +187,17 @@ func (j *Journal) WhyNot(node string) (Entry, bool) {
 func (j *Journal) Entries(after uint64) []Entry {
 	j.mu.RLock()
 	defer j.mu.RUnlock()
-	i, _ := slices.BinarySearchFunc(j.entries, after+1, func(e Entry, s uint64) int {
-		switch {
-		case e.Seq < s:
-			return -1
-		case e.Seq > s:
-			return 1
-		}
-		return 0
-	})
-	return slices.Clone(j.entries[i:])
+	// Sequence numbers are consecutive, so the ring holds seq-len(ring)+1 through seq.
+	n := uint64(len(j.ring))
+	if after >= j.seq {
+		return nil
+	}
+	n = min(n, j.seq-after)
+	out := make([]Entry, 0, n)
+	for i := len(j.ring) - int(n); i < len(j.ring); i++ {
+		out = append(out, j.ring[(j.oldest+i)%len(j.ring)])
+	}
+	return out
 }
 
 // Subscribe returns a channel that receives a value (coalesced) after every change.

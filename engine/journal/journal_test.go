@@ -3,6 +3,7 @@ package journal
 import (
 	"bytes"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,5 +57,51 @@ func TestJournal(t *testing.T) {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("logs lack %q:\n%s", want, logs.String())
 		}
+	}
+}
+
+// TestEntriesAcrossTheRing records past the journal's size and reads after every sequence
+// number: the entries kept are always the latest, oldest first, however the ring has turned.
+func TestEntriesAcrossTheRing(t *testing.T) {
+	for _, tc := range []struct {
+		max, records int
+	}{
+		{max: 0, records: 3},
+		{max: 1, records: 3},
+		{max: 3, records: 2},
+		{max: 3, records: 3},
+		{max: 3, records: 7},
+		{max: 4, records: 9},
+	} {
+		j := New(tc.max)
+		for range tc.records {
+			j.Record(Entry{Kind: KindLaunch})
+		}
+		first := max(1, tc.records-tc.max+1) // the oldest sequence number kept
+		for after := 0; after <= tc.records+1; after++ {
+			var want []uint64
+			for s := max(first, after+1); s <= tc.records && tc.max > 0; s++ {
+				want = append(want, uint64(s))
+			}
+			var got []uint64
+			for _, e := range j.Entries(uint64(after)) {
+				got = append(got, e.Seq)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("max %d, %d recorded, after %d: seqs %v, want %v", tc.max, tc.records, after, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkRecordFull records into a full journal of the console's size.
+func BenchmarkRecordFull(b *testing.B) {
+	j := New(10000)
+	for range 10000 {
+		j.Record(Entry{Kind: KindLaunch})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		j.Record(Entry{Kind: KindLaunch})
 	}
 }
