@@ -30,6 +30,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/internal/eventually"
 )
 
 // emulatorEnv is a provider using the real SDK clients, without retries, against an
@@ -901,13 +902,9 @@ func TestEmulatorInterruptions(t *testing.T) {
 	deletes := func() int { return env.em.CallCounts()["DeleteMessage"] }
 	waitDeletes := func(want int) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for deletes() < want {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d messages deleted, want %d", deletes(), want)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		eventually.True(t, 10*time.Second, fmt.Sprintf("%d messages deleted", want), func(context.Context) (bool, string) {
+			return deletes() >= want, fmt.Sprintf("%d deleted", deletes())
+		})
 	}
 	receive := func() cloudprovider.Interruption {
 		t.Helper()
@@ -988,10 +985,14 @@ func TestEmulatorInterruptions(t *testing.T) {
 		if err := env.em.Interrupt(emulator.Interruption{Kind: emulator.RebalanceRecommendation, InstanceID: idOf(od)}); err != nil {
 			t.Fatal(err)
 		}
+		receives := env.em.CallCounts()["ReceiveMessage"]
 		if e := receive(); e.Kind != cloudprovider.RebalanceRecommendation {
 			t.Fatalf("event %+v", e)
 		}
-		time.Sleep(50 * time.Millisecond)
+		// The queue is read by one loop: its next poll means it is done with the failed message.
+		eventually.True(t, 10*time.Second, "the queue's next poll after the failed handling", func(context.Context) (bool, string) {
+			return env.em.CallCounts()["ReceiveMessage"] > receives, ""
+		})
 		if n := deletes(); n != before {
 			t.Fatalf("a message whose handling failed was deleted")
 		}

@@ -34,6 +34,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/aws/policy"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/internal/eventually"
 )
 
 // startMoto starts moto_server on a free loopback port in its own process group and returns
@@ -72,19 +73,19 @@ func startMoto(t *testing.T) string {
 		logFile.Close()
 	})
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	err = eventually.Wait(t.Context(), 60*time.Second, "moto_server answering on "+url, func(context.Context) (bool, string) {
 		resp, err := http.Get(url + "/moto-api/")
-		if err == nil {
-			resp.Body.Close()
-			return url
+		if err != nil {
+			return false, err.Error()
 		}
-		if time.Now().After(deadline) {
-			out, _ := os.ReadFile(logPath)
-			t.Fatalf("moto_server did not answer on %s within 60s: %v\n%s", url, err, out)
-		}
-		time.Sleep(200 * time.Millisecond)
+		resp.Body.Close()
+		return true, ""
+	})
+	if err != nil {
+		out, _ := os.ReadFile(logPath)
+		t.Fatalf("%v\n%s", err, out)
 	}
+	return url
 }
 
 // motoWorld is what the moto tier creates before the provider runs.
@@ -465,19 +466,14 @@ func launchTemplateNameOf(t *testing.T, raw *ec2.Client, ctx context.Context) st
 // waitQueueEmpty waits until the queue holds no message, visible or in flight.
 func waitQueueEmpty(t *testing.T, ctx context.Context, sqsc *sqs.Client, url string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	eventually.True(t, 30*time.Second, "the queue empty", func(context.Context) (bool, string) {
 		out, err := sqsc.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: &url,
 			AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameApproximateNumberOfMessages, sqstypes.QueueAttributeNameApproximateNumberOfMessagesNotVisible}})
-		must(t, err)
+		if err != nil {
+			return false, err.Error()
+		}
 		left := out.Attributes[string(sqstypes.QueueAttributeNameApproximateNumberOfMessages)] + "/" +
 			out.Attributes[string(sqstypes.QueueAttributeNameApproximateNumberOfMessagesNotVisible)]
-		if left == "0/0" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("queue still holds messages (visible/in flight %s) after 30s", left)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return left == "0/0", "visible/in flight " + left
+	})
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/nodepilot/nodepilot/aws/emulator"
 	"github.com/nodepilot/nodepilot/aws/policy"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/internal/eventually"
 )
 
 // The proof that the controller policy is sufficient: the provider's whole story runs against
@@ -204,10 +205,10 @@ func (s *story) interruption(ctx context.Context) error {
 	case <-time.After(10 * time.Second):
 		return errors.New("no interruption event within 10s")
 	}
-	for deadline := time.Now().Add(10 * time.Second); s.env.em.CallCounts()["DeleteMessage"] == deletes; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			return errors.New("the handled message was not deleted within 10s")
-		}
+	if err := eventually.Wait(ctx, 10*time.Second, "the handled message deleted", func(context.Context) (bool, string) {
+		return s.env.em.CallCounts()["DeleteMessage"] != deletes, ""
+	}); err != nil {
+		return err
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {

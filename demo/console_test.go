@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/ui/skin"
@@ -120,11 +121,10 @@ func testNodeActions(ctx context.Context, t *testing.T, env *Environment, backen
 		}
 		refused = err.Error()
 	}
-	deadline := time.Now().Add(time.Minute)
-	for {
+	eventually.True(t, time.Minute, "drain "+node+" emptying it", func(ctx context.Context) (bool, string) {
 		list, err := kube.Pods("default").List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName=" + node})
 		if err != nil {
-			t.Fatal(err)
+			return false, err.Error()
 		}
 		var left []string
 		for _, p := range list.Items {
@@ -132,14 +132,8 @@ func testNodeActions(ctx context.Context, t *testing.T, env *Environment, backen
 				left = append(left, p.Name)
 			}
 		}
-		if len(left) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("drain %s left %v on it (refused: %q)", node, left, refused)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return len(left) == 0, fmt.Sprintf("left %v on it (refused: %q)", left, refused)
+	})
 }
 
 // paneLine reports whether the pane titled title shows a line with text. Panes sit side by side,
@@ -175,15 +169,8 @@ func paneLine(screenText, title, text string) bool {
 
 func waitScreen(t *testing.T, screen tcell.SimulationScreen, timeout time.Duration, what string, cond func(string) bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	eventually.True(t, timeout, "the console showing "+what, func(context.Context) (bool, string) {
 		text := uitest.Text(screen)
-		if cond(text) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the console never showed %s:\n%s", what, text)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return cond(text), "\n" + text
+	})
 }

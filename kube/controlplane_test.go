@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	"github.com/nodepilot/nodepilot/kube"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
@@ -95,7 +96,7 @@ func startInformers(t *testing.T, e *env) {
 		}
 	})
 	begin := time.Now()
-	eventually(t, 20*time.Second, "informers synced", func(context.Context) (bool, string) {
+	eventually.True(t, 20*time.Second, "informers synced", func(context.Context) (bool, string) {
 		select {
 		case err := <-done:
 			done <- err

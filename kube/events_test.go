@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	"github.com/nodepilot/nodepilot/kube"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -48,7 +49,7 @@ func testEvents(t *testing.T, e *env) {
 		message := fmt.Sprintf("%s about %s %s", tc.reason, tc.kind, tc.name)
 		e.writer.Event(tc.object, tc.eventType, tc.reason, message)
 		selector := fields.OneTermEqualSelector("involvedObject.name", tc.name).String()
-		eventually(t, 10*time.Second, "event "+tc.reason, func(ctx context.Context) (bool, string) {
+		eventually.True(t, 10*time.Second, "event "+tc.reason, func(ctx context.Context) (bool, string) {
 			list, err := e.client.CoreV1().Events(tc.namespace).List(ctx, metav1.ListOptions{FieldSelector: selector})
 			if err != nil {
 				return false, err.Error()

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
@@ -53,7 +54,7 @@ func testEvictionBudget(t *testing.T, e *env) {
 			t.Errorf("RegisterNodes: %v", err)
 		}
 	}()
-	eventually(t, 10*time.Second, "node "+node+" registered", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 10*time.Second, "node "+node+" registered", func(ctx context.Context) (bool, string) {
 		_, err := e.client.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
 		return err == nil, fmt.Sprint(err)
 	})
@@ -119,7 +120,7 @@ func testEvictionBudget(t *testing.T, e *env) {
 	if err := e.writer.Evict(ctx, victim); err != nil {
 		t.Fatalf("Evict with one disruption allowed: %v", err)
 	}
-	eventually(t, 20*time.Second, "evicted pod "+victim.Name+" gone", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 20*time.Second, "evicted pod "+victim.Name+" gone", func(ctx context.Context) (bool, string) {
 		p, err := e.client.CoreV1().Pods(ns).Get(ctx, victim.Name, metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			return true, ""
@@ -157,7 +158,7 @@ func testEvictionBudget(t *testing.T, e *env) {
 // currentHealthy pods and disruptionsAllowed.
 func waitBudget(t *testing.T, e *env, ns string, currentHealthy, disruptionsAllowed int32) {
 	t.Helper()
-	eventually(t, 60*time.Second, fmt.Sprintf("pdb web: %d healthy, %d disruptions allowed", currentHealthy, disruptionsAllowed),
+	eventually.True(t, 60*time.Second, fmt.Sprintf("pdb web: %d healthy, %d disruptions allowed", currentHealthy, disruptionsAllowed),
 		func(ctx context.Context) (bool, string) {
 			pdb, err := e.client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, "web", metav1.GetOptions{})
 			if err != nil {

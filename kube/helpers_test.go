@@ -1,11 +1,9 @@
 package kube_test
 
 import (
-	"context"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -15,27 +13,6 @@ import (
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
-
-// eventually polls cond every 100 ms until it returns true or timeout passes, then fails the test
-// with what cond last said.
-func eventually(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), timeout)
-	defer cancel()
-	last := ""
-	for {
-		ok, state := cond(ctx)
-		if ok {
-			return
-		}
-		last = state
-		select {
-		case <-ctx.Done():
-			t.Fatalf("%s: not within %v; last: %s", what, timeout, last)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
 
 // createNamespace creates a namespace for one subtest.
 func createNamespace(t *testing.T, client kubernetes.Interface, name string) {

@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/nodepilot/nodepilot/internal/eventually"
 )
 
 // testUnschedulablePending: kube-scheduler marks a pod that fits nowhere Unschedulable, and the
@@ -21,7 +23,7 @@ func testUnschedulablePending(t *testing.T, e *env) {
 		t.Fatalf("create pod: %v", err)
 	}
 	key := types.NamespacedName{Namespace: ns, Name: pod.Name}
-	eventually(t, 30*time.Second, "pod too-big pending in the state", func(context.Context) (bool, string) {
+	eventually.True(t, 30*time.Second, "pod too-big pending in the state", func(context.Context) (bool, string) {
 		for _, p := range e.state.Snapshot().PendingPods() {
 			if p.Namespace == ns && p.Name == pod.Name {
 				return true, ""
@@ -47,7 +49,7 @@ func testUnschedulablePending(t *testing.T, e *env) {
 	if err := e.client.CoreV1().Pods(ns).Delete(t.Context(), pod.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("delete pod: %v", err)
 	}
-	eventually(t, 10*time.Second, "pod too-big gone from the state", func(context.Context) (bool, string) {
+	eventually.True(t, 10*time.Second, "pod too-big gone from the state", func(context.Context) (bool, string) {
 		return stateConditions(e, key) == nil, "still there"
 	})
 }

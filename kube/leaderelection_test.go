@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/retry"
 
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	"github.com/nodepilot/nodepilot/kube"
 )
 
@@ -97,7 +98,7 @@ func testLeaderElection(t *testing.T, e *env) {
 	// The standby reads the Lease every retry period, jittered up to 2.2 times it by client-go:
 	// two reads well within the lease duration are what keep it ready (see controller.go).
 	before := follower.reads.Load()
-	eventually(t, kube.LeaseDuration, follower.identity+" reads the Lease twice while standing by", func(context.Context) (bool, string) {
+	eventually.True(t, kube.LeaseDuration, follower.identity+" reads the Lease twice while standing by", func(context.Context) (bool, string) {
 		n := follower.reads.Load() - before
 		return n >= 2, fmt.Sprintf("%d reads", n)
 	})
@@ -152,7 +153,7 @@ func steal(t *testing.T, client kubernetes.Interface, namespace, name, identity 
 // waitHolder waits until the Lease namespace/name is held by identity.
 func waitHolder(t *testing.T, client kubernetes.Interface, namespace, name, identity string) {
 	t.Helper()
-	eventually(t, 5*time.Second, "lease held by "+identity, func(ctx context.Context) (bool, string) {
+	eventually.True(t, 5*time.Second, "lease held by "+identity, func(ctx context.Context) (bool, string) {
 		lease, err := client.CoordinationV1().Leases(namespace).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
@@ -82,7 +83,7 @@ func testNodeClaimFinalizer(t *testing.T, e *env) {
 		t.Fatalf("DeleteNodeClaim: %v", err)
 	}
 	// The finalizer holds it: it is still there, being deleted, and the state marks it so.
-	eventually(t, 10*time.Second, "nodeclaim marked for deletion in the state", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 10*time.Second, "nodeclaim marked for deletion in the state", func(ctx context.Context) (bool, string) {
 		got, err := e.clients.NodeClaims.Get(ctx, nc.Name)
 		if err != nil {
 			return false, err.Error()
@@ -101,7 +102,7 @@ func testNodeClaimFinalizer(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatalf("remove the finalizer: %v", err)
 	}
-	eventually(t, 10*time.Second, "nodeclaim gone, from the API and the state", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 10*time.Second, "nodeclaim gone, from the API and the state", func(ctx context.Context) (bool, string) {
 		_, err := e.clients.NodeClaims.Get(ctx, nc.Name)
 		return apierrors.IsNotFound(err) && e.state.Snapshot().NodeByName(nc.Name) == nil, fmt.Sprintf("get: %v", err)
 	})

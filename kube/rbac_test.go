@@ -25,6 +25,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/charts"
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	"github.com/nodepilot/nodepilot/kube"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
@@ -212,7 +213,7 @@ func rbacWithoutVolumes(t *testing.T, e *env, cfg *rest.Config) {
 			t.Errorf("restoring the ClusterRole: %v", err)
 		}
 	}()
-	eventually(t, 20*time.Second, "the narrower role in force", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 20*time.Second, "the narrower role in force", func(ctx context.Context) (bool, string) {
 		sa, err := kubernetes.NewForConfig(cfg)
 		if err != nil {
 			return false, err.Error()
@@ -240,7 +241,7 @@ func rbacInformers(t *testing.T, cfg *rest.Config) *state.Cluster {
 			t.Errorf("RunInformers: %v", err)
 		}
 	}()
-	eventually(t, 20*time.Second, "informers synced as the service account", func(context.Context) (bool, string) {
+	eventually.True(t, 20*time.Second, "informers synced as the service account", func(context.Context) (bool, string) {
 		select {
 		case err := <-done:
 			done <- err
@@ -325,7 +326,7 @@ func rbacWriter(t *testing.T, e *env, cfg *rest.Config) {
 	check(t, "UpdateNodeClass", err)
 
 	w.Event(evict, corev1.EventTypeNormal, "Evicted", "evicted by the rbac test")
-	eventually(t, 10*time.Second, "event recorded as the service account", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 10*time.Second, "event recorded as the service account", func(ctx context.Context) (bool, string) {
 		list, err := e.client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, err.Error()

@@ -2,12 +2,14 @@ package ui_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/ui/skin"
 	"github.com/nodepilot/nodepilot/ui/uitest"
@@ -26,22 +28,19 @@ func running(t *testing.T, ctx context.Context, f *uitest.Fake) (tcell.Simulatio
 	return screen, done
 }
 
-// eventually waits until the screen shows text.
-func eventually(t *testing.T, screen tcell.SimulationScreen, text string) {
+// awaitText waits until the screen shows text.
+func awaitText(t *testing.T, screen tcell.SimulationScreen, text string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(uitest.Text(screen), text) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the screen never showed %q:\n%s", text, uitest.Text(screen))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually.True(t, 10*time.Second, fmt.Sprintf("the screen showing %q", text), func(context.Context) (bool, string) {
+		screenText := uitest.Text(screen)
+		return strings.Contains(screenText, text), "\n" + screenText
+	})
 }
 
 func TestRunQuitsOnCommand(t *testing.T) {
 	f := uitest.New(uitest.Small())
 	screen, done := running(t, context.Background(), f)
-	eventually(t, screen, "Pending(why)[5]")
+	awaitText(t, screen, "Pending(why)[5]")
 	f.Churn(3)
 	for _, r := range ":q" {
 		screen.InjectKey(tcell.KeyRune, r, tcell.ModNone)
@@ -62,17 +61,17 @@ func TestRunFollowsTheClusterAndStopsWithItsContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	screen, done := running(t, ctx, d.Fake)
-	eventually(t, screen, "Pending: 5")
+	awaitText(t, screen, "Pending: 5")
 	if err := d.Scale(ctx, "default/inflate", 2); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, screen, "Pending: 7")
+	awaitText(t, screen, "Pending: 7")
 	screen.InjectKey(tcell.KeyRune, ':', tcell.ModNone)
 	for _, r := range "nodes" {
 		screen.InjectKey(tcell.KeyRune, r, tcell.ModNone)
 	}
 	screen.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
-	eventually(t, screen, "Nodes(all)[12]")
+	awaitText(t, screen, "Nodes(all)[12]")
 	cancel()
 	select {
 	case err := <-done:

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/nodepilot/nodepilot/internal/eventually"
 )
 
 // event is an EventBridge message as Karpenter's parsers read it.
@@ -225,7 +227,7 @@ func TestSpotInterruptionTerminatesOnTheClock(t *testing.T) {
 	// The scheduler waits for the deadline, the poll for its 20 seconds.
 	waitForWaiters(t, w.fakeClock(t), 2)
 	step(InterruptionNotice)
-	r := <-done
+	r := eventually.Receive(t, 10*time.Second, "the long poll's answer across the deadline", done)
 	if r.err != nil || len(r.out.Messages) == 0 {
 		t.Fatalf("poll across the deadline: %v %+v", r.err, r.out)
 	}

@@ -7,10 +7,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/nodepilot/nodepilot/internal/eventually"
 )
 
 // notifyWriter collects output and signals the first write.
@@ -44,6 +47,8 @@ func TestServe(t *testing.T) {
 	case <-out.wrote:
 	case err := <-done:
 		t.Fatalf("Serve ended early: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve printed nothing within 10s")
 	}
 	out.mu.Lock()
 	text := out.b.String()
@@ -62,7 +67,7 @@ func TestServe(t *testing.T) {
 		t.Errorf("call to the served emulator: %v", err)
 	}
 	cancel()
-	if err := <-done; err != nil {
+	if err := eventually.Receive(t, 10*time.Second, "Serve's return after its context ended", done); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 	if err := Serve(context.Background(), Config{}, "256.0.0.1:1", out); err == nil {
@@ -92,7 +97,7 @@ func TestStopsWithContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	<-e.done
+	eventually.Receive(t, 10*time.Second, "the emulator's end after its context ended", e.done)
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}

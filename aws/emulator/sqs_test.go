@@ -1,9 +1,11 @@
 package emulator
 
 import (
+	"context"
 	"crypto/md5"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -12,18 +14,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/nodepilot/nodepilot/internal/eventually"
 )
 
 // waitForWaiters blocks until the fake clock has n waiters: a long poll is then waiting.
 func waitForWaiters(t *testing.T, fc *clocktesting.FakeClock, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for fc.Waiters() < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("the fake clock has %d waiters, want %d", fc.Waiters(), n)
-		}
-		time.Sleep(time.Millisecond) // polling a condition, not waiting for time to pass
-	}
+	eventually.True(t, 10*time.Second, fmt.Sprintf("%d waiters on the fake clock", n), func(context.Context) (bool, string) {
+		return fc.Waiters() >= n, fmt.Sprintf("%d waiters", fc.Waiters())
+	})
 }
 
 type received struct {
@@ -188,7 +188,7 @@ func TestSQSLongPoll(t *testing.T) {
 			default:
 			}
 			wantMessage := tt.act(t, e, fc, c)
-			r := <-done
+			r := eventually.Receive(t, 10*time.Second, "the long poll's answer", done)
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
@@ -210,5 +210,6 @@ func TestSQSLongPollEndsWithTheEmulator(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	<-done // Close ends the poll (the client sees an empty answer or a closed connection)
+	// Close ends the poll (the client sees an empty answer or a closed connection).
+	eventually.Receive(t, 10*time.Second, "the long poll's end when the emulator closed", done)
 }

@@ -13,6 +13,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
@@ -323,19 +324,17 @@ func TestRunWaitsOnTheClockToRedeliver(t *testing.T) {
 	if err := c.Interrupt(got.Status.ProviderID, cloudprovider.RebalanceRecommendation); err != nil {
 		t.Fatal(err)
 	}
-	if first := <-calls; first != 1 {
+	if first := eventually.Receive(t, 10*time.Second, "the first handling", calls); first != 1 {
 		t.Fatalf("call %d", first)
 	}
 	// Step the clock once Run waits on it for the redelivery.
-	for !clk.HasWaiters() {
-		time.Sleep(time.Millisecond)
-	}
+	eventually.True(t, 10*time.Second, "Run waiting for the redelivery", func(context.Context) (bool, string) { return clk.HasWaiters(), "" })
 	clk.Step(c.RedeliveryDelay)
-	if second := <-calls; second != 2 {
+	if second := eventually.Receive(t, 10*time.Second, "the redelivered handling", calls); second != 2 {
 		t.Fatalf("call %d", second)
 	}
 	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
+	if err := eventually.Receive(t, 10*time.Second, "Run's return after its context ended", done); !errors.Is(err, context.Canceled) {
 		t.Errorf("Run returned %v", err)
 	}
 }

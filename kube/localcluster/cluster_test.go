@@ -24,6 +24,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	"github.com/nodepilot/nodepilot/kube/apis/crds"
 )
 
@@ -162,7 +163,7 @@ func testUnschedulablePod(t *testing.T, client kubernetes.Interface) {
 	if _, err := client.CoreV1().Pods("default").Create(t.Context(), pod, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create pod: %v", err)
 	}
-	eventually(t, 30*time.Second, "pod too-big PodScheduled=False/Unschedulable", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 30*time.Second, "pod too-big PodScheduled=False/Unschedulable", func(ctx context.Context) (bool, string) {
 		got, err := client.CoreV1().Pods("default").Get(ctx, pod.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
@@ -220,7 +221,7 @@ func testRegisterNodes(t *testing.T, c *Cluster, client kubernetes.Interface) {
 	nodes := client.CoreV1().Nodes()
 
 	var node *corev1.Node
-	eventually(t, 10*time.Second, "node "+name+" registered", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 10*time.Second, "node "+name+" registered", func(ctx context.Context) (bool, string) {
 		var err error
 		node, err = nodes.Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
@@ -266,7 +267,7 @@ func testRegisterNodes(t *testing.T, c *Cluster, client kubernetes.Interface) {
 		t.Fatalf("remove the unregistered taint: %v", err)
 	}
 
-	eventually(t, 20*time.Second, "node "+name+" Ready and untainted", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 20*time.Second, "node "+name+" Ready and untainted", func(ctx context.Context) (bool, string) {
 		n, err := nodes.Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
@@ -286,7 +287,7 @@ func testRegisterNodes(t *testing.T, c *Cluster, client kubernetes.Interface) {
 	}
 	// kwok heartbeats through the node's Lease, as a kubelet does; without it the node-lifecycle
 	// controller would mark the node NotReady after the 20 s grace period.
-	eventually(t, 10*time.Second, "lease of node "+name, func(ctx context.Context) (bool, string) {
+	eventually.True(t, 10*time.Second, "lease of node "+name, func(ctx context.Context) (bool, string) {
 		lease, err := client.CoordinationV1().Leases(corev1.NamespaceNodeLease).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
@@ -301,7 +302,7 @@ func testRegisterNodes(t *testing.T, c *Cluster, client kubernetes.Interface) {
 	if _, err := client.CoreV1().Pods("default").Create(t.Context(), pod, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create pod: %v", err)
 	}
-	eventually(t, 20*time.Second, "pod on-the-node Running on "+name, func(ctx context.Context) (bool, string) {
+	eventually.True(t, 20*time.Second, "pod on-the-node Running on "+name, func(ctx context.Context) (bool, string) {
 		p, err := client.CoreV1().Pods("default").Get(ctx, pod.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
@@ -312,7 +313,7 @@ func testRegisterNodes(t *testing.T, c *Cluster, client kubernetes.Interface) {
 	testMetrics(t, c, name, pod)
 
 	src.set()
-	eventually(t, 10*time.Second, "node "+name+" deleted", func(ctx context.Context) (bool, string) {
+	eventually.True(t, 10*time.Second, "node "+name+" deleted", func(ctx context.Context) (bool, string) {
 		_, err := nodes.Get(ctx, name, metav1.GetOptions{})
 		return apierrors.IsNotFound(err), fmt.Sprintf("get: %v", err)
 	})
@@ -327,7 +328,7 @@ func testMetrics(t *testing.T, c *Cluster, node string, pod *corev1.Pod) {
 		t.Fatal(err)
 	}
 	api := client.MetricsV1beta1()
-	eventually(t, 90*time.Second, "metrics of pod "+pod.Name, func(ctx context.Context) (bool, string) {
+	eventually.True(t, 90*time.Second, "metrics of pod "+pod.Name, func(ctx context.Context) (bool, string) {
 		m, err := api.PodMetricses(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()

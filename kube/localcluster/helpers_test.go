@@ -2,35 +2,12 @@ package localcluster
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
-
-// eventually polls cond every 100 ms until it returns true or timeout passes, then fails the test
-// with what cond last said.
-func eventually(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), timeout)
-	defer cancel()
-	last := ""
-	for {
-		ok, state := cond(ctx)
-		if ok {
-			return
-		}
-		last = state
-		select {
-		case <-ctx.Done():
-			t.Fatalf("%s: not within %v; last: %s", what, timeout, last)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
 
 // processState returns the state letter of process pid from /proc (R, S, Z...), or "" if it does
 // not exist.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nodepilot/nodepilot/internal/eventually"
 )
 
 // killChildEnv switches the test binary into the child role of TestParentKilled; its value is the
@@ -103,7 +105,7 @@ func TestParentKilled(t *testing.T) {
 	}
 	_ = child.Wait()
 	begin := time.Now()
-	eventually(t, 5*time.Second, "every component dead after its parent's SIGKILL", func(_ context.Context) (bool, string) {
+	eventually.True(t, 5*time.Second, "every component dead after its parent's SIGKILL", func(_ context.Context) (bool, string) {
 		var living []string
 		for name, pid := range pids {
 			if alive(pid) {

@@ -2,6 +2,7 @@ package metricsapi
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"k8s.io/metrics/pkg/client/clientset/versioned/fake"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	"github.com/nodepilot/nodepilot/usage"
 )
 
@@ -114,27 +116,16 @@ func TestRunPollsEveryPeriod(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()
-	waitFor(t, func() bool { return p.Snapshot().Has() })
-	for !clk.HasWaiters() {
-		time.Sleep(time.Millisecond)
-	}
+	eventually.True(t, 10*time.Second, "a first reading", func(context.Context) (bool, string) { return p.Snapshot().Has(), "" })
+	eventually.True(t, 10*time.Second, "Run waiting for its tick", func(context.Context) (bool, string) { return clk.HasWaiters(), "" })
 	s.cpu, s.at = "750m", clk.Now().Add(15*time.Second)
 	clk.Step(15 * time.Second)
-	waitFor(t, func() bool { return p.Snapshot().Pods[webPod].CPU == 1500 })
+	eventually.True(t, 10*time.Second, "the second reading", func(context.Context) (bool, string) {
+		return p.Snapshot().Pods[webPod].CPU == 1500, fmt.Sprintf("web CPU %d", p.Snapshot().Pods[webPod].CPU)
+	})
 	cancel()
-	<-done
+	eventually.Receive(t, 10*time.Second, "Run's return after its context ended", done)
 	if st := p.Stats([]string{"shop/web-1"}, "app", 1); st.Samples != 2 || st.CPU != 750 {
 		t.Errorf("window %+v, want two readings, the larger 750m", st)
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 10s")
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
