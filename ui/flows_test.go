@@ -303,12 +303,12 @@ func TestDemoKeys(t *testing.T) {
 func TestSkinsSwapLive(t *testing.T) {
 	h := small(t, 120, 30)
 	h.console.Draw(h.screen)
-	dark := uitest.Dump(h.screen)
+	dark := uitest.Dump(h.screen, uitest.NewLegend())
 	h.keys(":skins<Enter>/light<Enter><Enter>")
 	h.has("skin light", "light *")
 	h.keys(":dash<Enter>")
 	h.console.Draw(h.screen)
-	if light := uitest.Dump(h.screen); light == dark {
+	if light := uitest.Dump(h.screen, uitest.NewLegend()); light == dark {
 		t.Fatal("the skin did not change")
 	}
 
@@ -322,7 +322,7 @@ func TestSkinsSwapLive(t *testing.T) {
 	h.has("skin reloaded")
 	h.keys("<Esc>")
 	h.console.Draw(h.screen)
-	if got := uitest.Dump(h.screen); !strings.Contains(got, "fg=#1E90FF bg=#000000") {
+	if got := uitest.Dump(h.screen, uitest.NewLegend()); !strings.Contains(got, "fg=#1E90FF bg=#000000") {
 		t.Errorf("the default skin is not back")
 	}
 }

@@ -107,6 +107,7 @@ func TestGoldenSkins(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := uitest.New(uitest.Small())
 			h := newHarness(t, f, f, s, 120, 36)
+			h.skin = name
 			h.golden("skin-" + name + "-dashboard")
 			h.keys(":nodes<Enter>")
 			h.golden("skin-" + name + "-nodes")

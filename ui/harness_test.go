@@ -24,6 +24,8 @@ type harness struct {
 	fake    *uitest.Fake
 	console *ui.Console
 	screen  tcell.SimulationScreen
+	// skin names the legend file of its golden screens' styles (testdata/golden/styles/SKIN.txt).
+	skin string
 }
 
 func newHarness(t testing.TB, b ui.Backend, fake *uitest.Fake, s *skin.Skin, w, h int) *harness {
@@ -35,7 +37,7 @@ func newHarness(t testing.TB, b ui.Backend, fake *uitest.Fake, s *skin.Skin, w, 
 	screen.SetSize(w, h)
 	t.Cleanup(screen.Fini)
 	c := ui.New(b, s, ui.Options{Clock: fake.Clock})
-	hs := &harness{t: t, fake: fake, console: c, screen: screen}
+	hs := &harness{t: t, fake: fake, console: c, screen: screen, skin: "default"}
 	c.Settle()
 	return hs
 }
@@ -96,9 +98,17 @@ func (h *harness) golden(name string) {
 	if screen := h.draw(); strings.ContainsRune(screen, '¤') {
 		h.t.Fatalf("the frame left cells unwritten:\n%s", screen)
 	}
-	got := uitest.Dump(h.screen)
+	legendPath := filepath.Join("testdata", "golden", "styles", h.skin+".txt")
+	legend, err := uitest.ReadLegend(legendPath)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	got := uitest.Dump(h.screen, legend)
 	path := filepath.Join("testdata", "golden", name+".txt")
 	if *update {
+		if err := legend.Save(legendPath); err != nil {
+			h.t.Fatal(err)
+		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			h.t.Fatal(err)
 		}

@@ -1,15 +1,78 @@
 package uitest
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/gdamore/tcell/v2"
 )
 
-// styleLetters name the styles of a dump, in order of first appearance.
+// styleLetters are the letters a Legend gives styles, in the order it meets them.
 const styleLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./;<=>?@[]^_{|}~"
+
+// Legend names each style (its colors and attributes) with a letter it keeps: every screen dumped
+// with one legend names a style the same way, so a golden file's diff shows the cells whose style
+// changed, and a new style takes a new letter instead of renaming the others. Golden screens keep
+// one legend file per skin. A style no screen uses any more keeps its letter; delete the file
+// and rewrite the screens to renumber.
+type Legend struct {
+	letters map[string]byte // by describe(style)
+	lines   []string        // "letter description", in letter order
+	changed bool
+}
+
+// NewLegend is an empty legend.
+func NewLegend() *Legend { return &Legend{letters: map[string]byte{}} }
+
+// ReadLegend reads a legend file written by Save; a missing file is an empty legend.
+func ReadLegend(path string) (*Legend, error) {
+	l := NewLegend()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return l, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if len(line) < 3 || line[1] != ' ' || i >= len(styleLetters) || line[0] != styleLetters[i] {
+			return nil, fmt.Errorf("%s: line %d: %q is not %q followed by a space and a style", path, i+1, line, styleLetters[min(i, len(styleLetters)-1)])
+		}
+		l.letters[line[2:]] = line[0]
+		l.lines = append(l.lines, line)
+	}
+	return l, nil
+}
+
+// Save writes the legend to path if a style was added since it was read.
+func (l *Legend) Save(path string) error {
+	if !l.changed {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(strings.Join(l.lines, "\n")+"\n"), 0o644)
+}
+
+// letter is the style's letter, given now if it has none ('~' for every style past the last
+// letter).
+func (l *Legend) letter(st tcell.Style) byte {
+	d := describe(st)
+	if c, ok := l.letters[d]; ok {
+		return c
+	}
+	c := styleLetters[min(len(l.lines), len(styleLetters)-1)]
+	l.letters[d] = c
+	l.lines = append(l.lines, string(c)+" "+d)
+	l.changed = true
+	return c
+}
 
 // Text is what a simulation screen shows, one line per row, trailing spaces trimmed.
 func Text(s tcell.SimulationScreen) string {
@@ -23,33 +86,28 @@ func Text(s tcell.SimulationScreen) string {
 }
 
 // Dump is a simulation screen as text and colors: the text, then one letter per cell naming
-// its style, then the legend of the letters. Golden files store it.
-func Dump(s tcell.SimulationScreen) string {
+// its style in the legend, then the letters it used with their styles. Golden files store it.
+func Dump(s tcell.SimulationScreen, legend *Legend) string {
 	cells, w, h := contents(s)
 	var b strings.Builder
 	b.WriteString(Text(s))
 	b.WriteString("--- styles\n")
-	letters := map[tcell.Style]byte{}
-	var legend []string
+	used := map[byte]bool{}
 	for y := range h {
 		for _, c := range cells[y*w : (y+1)*w] {
-			l, ok := letters[c.Style]
-			if !ok {
-				i := len(letters)
-				if i >= len(styleLetters) {
-					i = len(styleLetters) - 1
-				}
-				l = styleLetters[i]
-				letters[c.Style] = l
-				legend = append(legend, fmt.Sprintf("%c %s", l, describe(c.Style)))
-			}
+			l := legend.letter(c.Style)
+			used[l] = true
 			b.WriteByte(l)
 		}
 		b.WriteByte('\n')
 	}
 	b.WriteString("--- legend\n")
-	b.WriteString(strings.Join(legend, "\n"))
-	b.WriteByte('\n')
+	for _, line := range legend.lines {
+		if used[line[0]] {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
 	return b.String()
 }
 
