@@ -15,6 +15,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
+	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
@@ -135,6 +136,15 @@ func TestConsolidationAfterTheWorkloadHalves(t *testing.T) {
 			break
 		}
 	}
+	// An hour may end inside a command: a budget of zero stops new ones, as an operator would,
+	// and the one under way finishes (its pods running again) before the fleet is judged.
+	if _, err := h.API.UpdateNodePool(t.Context(), "default", func(np *karpv1.NodePool) error {
+		np.Spec.Disruption.Budgets = []karpv1.Budget{budget("0")}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.Advance(5*time.Minute, 10*time.Second)
 	if err := h.CheckConverged(); err != nil {
 		t.Fatal(err)
 	}

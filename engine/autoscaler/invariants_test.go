@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/disruption"
@@ -39,10 +43,12 @@ func (c *decisionChecker) Observe(e journal.Entry) {
 		c.t.Errorf("decision for unknown nodepool %q", e.NodePool)
 		return
 	}
-	a := disruption.AllowanceFor(np, snap.Nodes, karpv1.DisruptionReason(e.Reason), snap.Time)
-	// The candidates are marked already: what disrupts now must fit in the budget.
-	if a.Budget != "" && a.Disrupting > budgetValue(c.t, np, karpv1.DisruptionReason(e.Reason), snap) {
-		c.t.Errorf("%s: %d nodes disrupting in nodepool %s, more than %s allows", e.Message, a.Disrupting, np.Name, a.Budget)
+	// The candidates are marked already: what disrupts now must fit in the budget, both counted
+	// here as Karpenter counts them, not by the engine's own AllowanceFor.
+	if limit, ok := budgetLimit(c.t, np, karpv1.DisruptionReason(e.Reason), snap); ok {
+		if disrupting := disruptingNodes(np.Name, snap); disrupting > limit {
+			c.t.Errorf("%s: %d nodes disrupting in nodepool %s, more than its budget's %d", e.Message, disrupting, np.Name, limit)
+		}
 	}
 	for _, name := range e.Nodes {
 		n := snap.NodeByName(name)
@@ -60,18 +66,60 @@ func (c *decisionChecker) Observe(e journal.Entry) {
 	}
 }
 
-// budgetValue is the smallest active budget's node count for a reason, as an absolute number.
-func budgetValue(t *testing.T, np *karpv1.NodePool, reason karpv1.DisruptionReason, snap *state.Snapshot) int {
-	t.Helper()
-	var nodes []*state.Node
+// budgetNodes are a NodePool's nodes that count for its budgets, as Karpenter's
+// BuildDisruptionBudgetMapping counts them: managed and initialized, the instance not terminating.
+func budgetNodes(pool string, snap *state.Snapshot) []*state.Node {
+	var out []*state.Node
 	for _, n := range snap.Nodes {
-		if n.NodePool() == np.Name {
-			n2 := *n
-			n2.MarkedForDeletion = false
-			nodes = append(nodes, &n2)
+		if n.NodeClaim != nil && n.NodePool() == pool &&
+			meta.IsStatusConditionTrue(n.NodeClaim.Status.Conditions, karpv1.ConditionTypeInitialized) &&
+			!meta.IsStatusConditionTrue(n.NodeClaim.Status.Conditions, karpv1.ConditionTypeInstanceTerminating) {
+			out = append(out, n)
 		}
 	}
-	return disruption.AllowanceFor(np, nodes, reason, snap.Time).Allowed
+	return out
+}
+
+// disruptingNodes counts those marked for deletion or whose Node is not Ready.
+func disruptingNodes(pool string, snap *state.Snapshot) int {
+	count := 0
+	for _, n := range budgetNodes(pool, snap) {
+		ready := false
+		if n.Node != nil {
+			for _, c := range n.Node.Status.Conditions {
+				ready = ready || (c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue)
+			}
+		}
+		if n.MarkedForDeletion || !ready {
+			count++
+		}
+	}
+	return count
+}
+
+// budgetLimit is the smallest node count among the NodePool's budgets for a reason (the tests'
+// budgets have no schedule), percentages scaled and rounded up by apimachinery as Karpenter
+// does; false when no budget applies.
+func budgetLimit(t *testing.T, np *karpv1.NodePool, reason karpv1.DisruptionReason, snap *state.Snapshot) (int, bool) {
+	t.Helper()
+	total := len(budgetNodes(np.Name, snap))
+	limit, found := 0, false
+	for _, b := range np.Spec.Disruption.Budgets {
+		if len(b.Reasons) > 0 && !slices.Contains(b.Reasons, reason) {
+			continue
+		}
+		if b.Schedule != nil {
+			t.Fatalf("nodepool %s: the invariant check does not evaluate scheduled budgets", np.Name)
+		}
+		n, err := intstr.GetScaledValueFromIntOrPercent(ptr.To(intstr.Parse(b.Nodes)), total, true)
+		if err != nil {
+			t.Fatalf("nodepool %s: budget nodes %q: %v", np.Name, b.Nodes, err)
+		}
+		if !found || n < limit {
+			limit, found = n, true
+		}
+	}
+	return limit, found
 }
 
 func TestRandomizedRunKeepsInvariants(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -17,7 +19,9 @@ type Allowance struct {
 	Reason   karpv1.DisruptionReason
 	// Allowed is how many more nodes may start disrupting now.
 	Allowed int
-	// Total is the NodePool's node count; Disrupting how many are being disrupted already.
+	// Total is the NodePool's node count as Karpenter counts it for budgets: initialized nodes
+	// whose instance is not terminating. Disrupting is how many of them are being disrupted
+	// already or are not Ready.
 	Total, Disrupting int
 	// Budget describes the budget that sets the limit ("" when none applies).
 	Budget string
@@ -41,11 +45,15 @@ func (a Allowance) String() string {
 func AllowanceFor(np *karpv1.NodePool, nodes []*state.Node, reason karpv1.DisruptionReason, now time.Time) Allowance {
 	a := Allowance{NodePool: np.Name, Reason: reason, Allowed: math.MaxInt32}
 	for _, n := range nodes {
-		if !n.Managed() || n.NodePool() != np.Name {
+		// As Karpenter: a node not initialized yet takes no pods and does not count (so that
+		// replacements being launched do not round a percentage up), one whose instance is
+		// terminating is gone, and a node not Ready is as good as disrupting.
+		if !n.Managed() || n.NodePool() != np.Name || !n.Initialized() ||
+			meta.IsStatusConditionTrue(n.NodeClaim.Status.Conditions, karpv1.ConditionTypeInstanceTerminating) {
 			continue
 		}
 		a.Total++
-		if n.MarkedForDeletion {
+		if n.MarkedForDeletion || !n.Ready() {
 			a.Disrupting++
 		}
 	}

@@ -283,7 +283,7 @@ func (n *Node) Initialized() bool {
 	if n.NodeClaim != nil {
 		return meta.IsStatusConditionTrue(n.NodeClaim.Status.Conditions, karpv1.ConditionTypeInitialized)
 	}
-	return n.Node != nil && nodeReady(n.Node)
+	return n.Ready()
 }
 
 func nodeReady(n *corev1.Node) bool {
@@ -294,6 +294,9 @@ func nodeReady(n *corev1.Node) bool {
 	}
 	return false
 }
+
+// Ready reports whether the Node reports Ready (false before it registers).
+func (n *Node) Ready() bool { return n.Node != nil && nodeReady(n.Node) }
 
 // Nominated reports whether the provisioner counts on the node at t.
 func (n *Node) Nominated(t time.Time) bool { return t.Before(n.NominatedUntil) }
