@@ -74,6 +74,8 @@ users:
 		{name: "argument", args: []string{"nodes"}, want: `unknown command "nodes"`},
 		{name: "demo: unknown skin", args: []string{"demo", "--skin", "neon"}, want: `--skin "neon"`},
 		{name: "demo: bad batch window", args: []string{"demo", "--batch-idle-duration", "soon"}, want: "batch-idle-duration"},
+		{name: "split saving of 100%", args: []string{"--split-saving", "100"}, want: "--split-saving 100: a percentage from 0 (off) to below 100"},
+		{name: "demo: negative split saving", args: []string{"demo", "--split-saving", "-5"}, want: "--split-saving -5: a percentage"},
 		{name: "demo: metrics address not an address", args: []string{"demo", "--headless", "--dir", filepath.Join(dir, "demo-metrics"), "--metrics-addr", "127.0.0.1:http-ish"},
 			want: "--metrics-addr: listening on 127.0.0.1:http-ish"},
 	}

@@ -65,6 +65,7 @@ func (f *solveFlags) options() (scheduling.Options, error) {
 type autoscalerFlags struct {
 	dryRun, spotToSpot  bool
 	batchIdle, batchMax time.Duration
+	splitSaving         float64
 	solve               solveFlags
 }
 
@@ -72,6 +73,8 @@ type autoscalerFlags struct {
 func (f *autoscalerFlags) register(fs *pflag.FlagSet, d autoscaler.Options) {
 	fs.BoolVar(&f.dryRun, "dry-run", d.DryRun, "decide and journal everything as \"would\", change nothing")
 	fs.BoolVar(&f.spotToSpot, "spot-to-spot", d.Disruption.SpotToSpot, "let consolidation replace spot nodes by cheaper spot nodes (needs 15 cheaper types)")
+	fs.Float64Var(&f.splitSaving, "split-saving", 100*d.Disruption.SplitSaving,
+		"percent: let consolidation replace one node by two or more cheaper ones when together they cost at least this much less (0: never, as Karpenter)")
 	fs.DurationVar(&f.batchIdle, "batch-idle-duration", d.Provisioning.BatchIdle, "a batch of pending pods closes after this long without a new one")
 	fs.DurationVar(&f.batchMax, "batch-max-duration", d.Provisioning.BatchMax, "a batch of pending pods closes after this long at most")
 	f.solve.register(fs, d.Provisioning.Scheduling)
@@ -87,8 +90,12 @@ func (f *autoscalerFlags) options() (autoscaler.Options, error) {
 	if f.batchIdle <= 0 || f.batchMax < f.batchIdle {
 		return o, fmt.Errorf("--batch-idle-duration %s and --batch-max-duration %s: both positive, the max at least the idle", f.batchIdle, f.batchMax)
 	}
+	if f.splitSaving < 0 || f.splitSaving >= 100 {
+		return o, fmt.Errorf("--split-saving %g: a percentage from 0 (off) to below 100, such as 20", f.splitSaving)
+	}
 	o.DryRun = f.dryRun
 	o.Disruption.SpotToSpot = f.spotToSpot
+	o.Disruption.SplitSaving = f.splitSaving / 100
 	o.Provisioning.BatchIdle, o.Provisioning.BatchMax = f.batchIdle, f.batchMax
 	o.Provisioning.Scheduling, o.Disruption.Scheduling = solve, solve
 	return o, nil

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
+	"github.com/nodepilot/nodepilot/engine/autoscaler"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
@@ -29,7 +30,8 @@ import (
 type decisionChecker struct {
 	t       *testing.T
 	cluster *state.Cluster
-	seen    int
+	// seen counts the decisions, splits the split replacements among them.
+	seen, splits int
 }
 
 func (c *decisionChecker) Observe(e journal.Entry) {
@@ -37,6 +39,9 @@ func (c *decisionChecker) Observe(e journal.Entry) {
 		return
 	}
 	c.seen++
+	if e.Method == disruption.MethodSingleNode && len(e.Replacements) > 1 {
+		c.splits++
+	}
 	snap := c.cluster.Snapshot()
 	np := snap.NodePool(e.NodePool)
 	if np == nil {
@@ -122,14 +127,29 @@ func budgetLimit(t *testing.T, np *karpv1.NodePool, reason karpv1.DisruptionReas
 	return limit, found
 }
 
+// TestRandomizedRunKeepsInvariants runs a random workload for 90 minutes, in Karpenter's mode,
+// and with split replacements allowed from a 10% saving on catalog types whose sizes above large
+// are priced half as dear again per CPU (so that splits happen).
 func TestRandomizedRunKeepsInvariants(t *testing.T) {
-	for _, seed := range []int64{1, 2, 3} {
-		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
-			h := newHarness(t, spotToSpot)
+	split := func(o *autoscaler.Options) { o.Disruption.SplitSaving = 0.1 }
+	splits := 0
+	for _, run := range []struct {
+		seed  int64
+		split bool
+	}{{1, false}, {2, false}, {3, false}, {1, true}, {2, true}, {3, true}} {
+		seed := run.seed
+		opts := []harnessOption{spotToSpot}
+		t.Run(fmt.Sprintf("seed %d, split %t", seed, run.split), func(t *testing.T) {
+			var envOpts []enginetest.Option
+			if run.split {
+				opts = append(opts, split)
+				envOpts = append(envOpts, enginetest.WithInstanceTypes(dearerLargeSizes(t)))
+			}
+			h := newHarnessWith(t, envOpts, opts...)
 			checker := &decisionChecker{t: t, cluster: h.Cluster}
 			h.journal = journal.New(100000, checker, journal.EventSink{Recorder: h.API})
 			h.stop()
-			h.start(spotToSpot)
+			h.start(opts...)
 			forced := 0
 			h.API.OnCall(func(op string) {
 				if op == enginetest.OpDeletePod {
@@ -197,8 +217,12 @@ func TestRandomizedRunKeepsInvariants(t *testing.T) {
 			if checker.seen == 0 {
 				t.Error("no disruption decision in 90 minutes: the run tests nothing")
 			}
-			t.Logf("%d decisions, %d launches, fleet $%.4f/h at the end", checker.seen, len(h.Cloud.Launches()), h.HourlyCost())
+			splits += checker.splits
+			t.Logf("%d decisions (%d splits), %d launches, fleet $%.4f/h at the end", checker.seen, checker.splits, len(h.Cloud.Launches()), h.HourlyCost())
 		})
+	}
+	if splits == 0 {
+		t.Error("no split replacement in the split runs: they test nothing more than the others")
 	}
 }
 

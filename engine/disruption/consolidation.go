@@ -29,7 +29,8 @@ const (
 const minSpotToSpotTypes = 15
 
 // Command is one disruption decision: candidates to remove and, at most one for consolidation
-// (any number for drift), NodeClaims to launch first.
+// (any number for drift, and for a split replacement: Options.SplitSaving), NodeClaims to launch
+// first.
 type Command struct {
 	Method       string
 	Reason       karpv1.DisruptionReason
@@ -78,13 +79,21 @@ func (c *Command) ReplacementTypes() []string {
 	return out
 }
 
+// Split reports whether the command is a split replacement: one node replaced by several.
+func (c *Command) Split() bool {
+	return c.Reason == karpv1.DisruptionReasonUnderutilized && len(c.Candidates) == 1 && len(c.Replacements) > 1
+}
+
 // Savings is what the command takes off the bill, in dollars per hour.
 func (c *Command) Savings() float64 { return c.PriceBefore - c.PriceAfter }
 
 // Describe says what the command does, for logs and the console.
 func (c *Command) Describe() string {
 	action := "delete"
-	if len(c.Replacements) > 0 {
+	switch {
+	case c.Split():
+		action = fmt.Sprintf("split into %d: %s", len(c.Replacements), strings.Join(c.ReplacementTypes(), ", "))
+	case len(c.Replacements) > 0:
 		action = fmt.Sprintf("replace with %s", strings.Join(c.ReplacementTypes(), ", "))
 	}
 	return fmt.Sprintf("%s: %s %d node(s) [%s] holding %d pod(s), $%.4f/h -> $%.4f/h (saves $%.4f/h)", c.Method, action,
@@ -102,6 +111,10 @@ type simulator struct {
 	cache     *scheduling.Cache
 	prepared  *scheduling.Prepared
 	nodes     []scheduling.ExistingNode
+	// splitSaving is Options.SplitSaving; forCost, made when first needed, simulates with pods
+	// packed for cost, which opens smaller NodeClaims where Karpenter's packing grows one.
+	splitSaving float64
+	forCost     *simulator
 }
 
 func (s *simulator) prepare() {
@@ -156,8 +169,62 @@ func (s *simulator) place(cands []*Candidate) ([]*scheduling.NodeClaim, *block) 
 }
 
 // consolidate decides whether removing the candidates lowers the bill: their pods must move onto
-// the rest of the cluster, or onto one new NodeClaim strictly cheaper than all of them.
+// the rest of the cluster, or onto one new NodeClaim strictly cheaper than all of them, or, for
+// one node with SplitSaving set, onto several that together save at least that share, whichever
+// costs less.
 func (s *simulator) consolidate(method string, cands []*Candidate, spotToSpot bool) (*Command, *block) {
+	cmd, blk := s.consolidateOnto(method, cands, spotToSpot)
+	if method != MethodSingleNode || s.splitSaving <= 0 || (cmd != nil && len(cmd.Replacements) == 0) ||
+		(blk != nil && blk.reason != BlockedNeedsReplacements && blk.reason != BlockedNoCheaperType) {
+		return cmd, blk
+	}
+	split, why := s.split(cands, spotToSpot)
+	switch {
+	case split != nil && (cmd == nil || split.PriceAfter < cmd.PriceAfter):
+		return split, nil
+	case blk != nil && why != "":
+		return nil, &block{reason: blk.reason, message: blk.message + "; " + why}
+	}
+	return cmd, blk
+}
+
+// split simulates replacing one node by several packed for cost, and returns the command when it
+// saves at least splitSaving of the node's price, else why not ("" when its pods need one node).
+func (s *simulator) split(cands []*Candidate, spotToSpot bool) (*Command, string) {
+	if s.forCost == nil {
+		c := *s
+		c.opts.Packing, c.prepared, c.nodes = scheduling.PackingCost, nil, nil
+		s.forCost = &c
+	}
+	replacements, blk := s.forCost.place(cands)
+	switch {
+	case blk != nil:
+		return nil, "a split replacement: " + blk.message
+	case len(replacements) < 2:
+		return nil, ""
+	}
+	cmd := &Command{Method: MethodSingleNode, Reason: karpv1.DisruptionReasonUnderutilized, Candidates: cands}
+	for _, c := range cands {
+		cmd.PriceBefore += c.Price
+	}
+	for _, r := range replacements {
+		cheaper, blk := cheaperReplacement(r, cands, cmd.PriceBefore, spotToSpot)
+		if blk != nil {
+			return nil, "a split replacement: " + blk.message
+		}
+		cmd.Replacements = append(cmd.Replacements, cheaper)
+		cmd.PriceAfter += cheaper.PricePerHour()
+	}
+	if saved := 1 - cmd.PriceAfter/cmd.PriceBefore; saved < s.splitSaving {
+		return nil, fmt.Sprintf("split into %d nodes it would cost $%.4f/h, saving %.0f%%, less than the %.0f%% a split needs",
+			len(cmd.Replacements), cmd.PriceAfter, 100*saved, 100*s.splitSaving)
+	}
+	return cmd, ""
+}
+
+// consolidateOnto decides as Karpenter does: the candidates' pods move onto the rest of the
+// cluster, or onto one new NodeClaim strictly cheaper than all of them.
+func (s *simulator) consolidateOnto(method string, cands []*Candidate, spotToSpot bool) (*Command, *block) {
 	replacements, blk := s.place(cands)
 	if blk != nil {
 		return nil, blk

@@ -41,6 +41,11 @@ type Options struct {
 	SpotToSpot bool
 	// MultiNodeMax caps the candidates of one multi-node consolidation (Karpenter: 100).
 	MultiNodeMax int
+	// SplitSaving, when above zero, lets single-node consolidation replace one node by two or
+	// more (packed for cost: scheduling.PackingCost) when together they cost at least this share
+	// of its price less, such as 0.2. Karpenter never does: zero, the default, keeps its rule of
+	// at most one replacement.
+	SplitSaving float64
 	// Scheduling says how the simulations treat soft constraints and pack replacements.
 	Scheduling      scheduling.Options
 	WellKnownLabels []string
@@ -197,7 +202,7 @@ func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, no
 	p := &pass{now: now, spotToSpot: c.opts.SpotToSpot, multiMax: c.opts.MultiNodeMax, blocks: map[string]*block{}, allowances: map[string]Allowance{},
 		totals: balancedTotals(snap, cat),
 		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: c.opts.WellKnownLabels, cache: &c.cache,
-			opts: c.opts.Scheduling}}
+			opts: c.opts.Scheduling, splitSaving: c.opts.SplitSaving}}
 	pdbs := newPDBIndex(snap.PDBs)
 	for _, sn := range snap.Nodes {
 		if !sn.Managed() {

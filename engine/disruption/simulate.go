@@ -3,6 +3,7 @@ package disruption
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
@@ -16,6 +17,20 @@ import (
 type Simulation struct {
 	Command         *Command
 	Reason, Message string
+}
+
+// splitWouldSave says, for a node that one replacement cannot take when split replacements are
+// off, what a split would save, so that an operator knows what enabling it would do.
+func splitWouldSave(sim *simulator, cand *Candidate, blk *block, opts Options) string {
+	if opts.SplitSaving > 0 || (blk.reason != BlockedNeedsReplacements && blk.reason != BlockedNoCheaperType) {
+		return ""
+	}
+	cmd, _ := sim.split([]*Candidate{cand}, opts.SpotToSpot) // splitSaving 0: any saving
+	if cmd == nil {
+		return ""
+	}
+	return fmt.Sprintf("; a split replacement would apply: %d nodes (%s) at $%.4f/h save %.0f%% (off: --split-saving enables it)",
+		len(cmd.Replacements), strings.Join(cmd.ReplacementTypes(), ", "), cmd.PriceAfter, 100*cmd.Savings()/cmd.PriceBefore)
 }
 
 // Simulate says what consolidating one node alone would do on snap: deleting it when it runs no
@@ -40,10 +55,10 @@ func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *stat
 	}
 	p := &pass{spotToSpot: opts.SpotToSpot, totals: balancedTotals(snap, cat),
 		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels,
-			opts: opts.Scheduling}}
+			opts: opts.Scheduling, splitSaving: opts.SplitSaving}}
 	cmd, _, blk := p.consolidate(MethodSingleNode, []*Candidate{cand})
 	if blk != nil {
-		return Simulation{Reason: blk.reason, Message: blk.message}, nil
+		return Simulation{Reason: blk.reason, Message: blk.message + splitWouldSave(p.sim, cand, blk, opts)}, nil
 	}
 	return Simulation{Command: cmd}, nil
 }
