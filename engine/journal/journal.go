@@ -113,9 +113,9 @@ type Journal struct {
 	ring   []Entry
 	oldest int
 	seq    uint64
-	sinks   []Sink
-	whyNot  map[string]Entry
-	subs    []chan struct{}
+	sinks  []Sink
+	whyNot map[string]Entry
+	subs   []chan struct{}
 }
 
 // New returns a journal keeping at most max entries (older ones are dropped).
