@@ -42,6 +42,15 @@ type Command struct {
 	Approved string
 }
 
+// newCommand is a command of a method removing cands, priced at what they cost.
+func newCommand(method string, reason karpv1.DisruptionReason, cands []*Candidate) *Command {
+	cmd := &Command{Method: method, Reason: reason, Candidates: cands}
+	for _, c := range cands {
+		cmd.PriceBefore += c.Price
+	}
+	return cmd
+}
+
 // Decision is "replace" when the command launches replacements, else "delete".
 func (c *Command) Decision() string {
 	if len(c.Replacements) > 0 {
@@ -203,10 +212,7 @@ func (s *simulator) split(cands []*Candidate, spotToSpot bool) (*Command, string
 	case len(replacements) < 2:
 		return nil, ""
 	}
-	cmd := &Command{Method: MethodSingleNode, Reason: karpv1.DisruptionReasonUnderutilized, Candidates: cands}
-	for _, c := range cands {
-		cmd.PriceBefore += c.Price
-	}
+	cmd := newCommand(MethodSingleNode, karpv1.DisruptionReasonUnderutilized, cands)
 	for _, r := range replacements {
 		cheaper, blk := cheaperReplacement(r, cands, cmd.PriceBefore, spotToSpot)
 		if blk != nil {
@@ -229,10 +235,7 @@ func (s *simulator) consolidateOnto(method string, cands []*Candidate, spotToSpo
 	if blk != nil {
 		return nil, blk
 	}
-	cmd := &Command{Method: method, Reason: karpv1.DisruptionReasonUnderutilized, Candidates: cands}
-	for _, c := range cands {
-		cmd.PriceBefore += c.Price
-	}
+	cmd := newCommand(method, karpv1.DisruptionReasonUnderutilized, cands)
 	switch len(replacements) {
 	case 0:
 		return cmd, nil

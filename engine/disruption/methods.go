@@ -110,11 +110,7 @@ func (p *pass) emptiness() *Command {
 	if len(empty) == 0 {
 		return nil
 	}
-	cmd := &Command{Method: MethodEmptiness, Reason: karpv1.DisruptionReasonEmpty, Candidates: empty}
-	for _, c := range empty {
-		cmd.PriceBefore += c.Price
-	}
-	return cmd
+	return newCommand(MethodEmptiness, karpv1.DisruptionReasonEmpty, empty)
 }
 
 // drift replaces drifted nodes: the empty ones all at once within budgets, else the cheapest to
@@ -139,11 +135,7 @@ func (p *pass) drift() *Command {
 		return cmd
 	}
 	if empty = p.withinBudget(empty, karpv1.DisruptionReasonDrifted); len(empty) > 0 {
-		cmd := &Command{Method: MethodDrift, Reason: karpv1.DisruptionReasonDrifted, Candidates: empty}
-		for _, c := range empty {
-			cmd.PriceBefore += c.Price
-		}
-		return cmd
+		return newCommand(MethodDrift, karpv1.DisruptionReasonDrifted, empty)
 	}
 	for _, c := range p.withinBudget(busy, karpv1.DisruptionReasonDrifted) {
 		replacements, blk := p.sim.place([]*Candidate{c})
