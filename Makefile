@@ -28,9 +28,9 @@ test: k8s-bins fidelity karpenter
 	@if command -v moto_server >/dev/null; then echo "test: moto tier runs (moto_server $$(command -v moto_server))"; \
 	elif [ -n "$$CI" ]; then echo "test: moto tier FAILS: moto_server missing and CI is set"; \
 	else echo "test: moto tier SKIPPED: moto_server missing (pip install 'moto[server]')"; fi
-	$(GO) test -count=1 -timeout 60m $$($(GO) list $(PKGS) | grep -v -e '/conformance$$' -e '/nodepilot/engine' -e '/nodepilot/aws')
-	@# The engine's loops and the AWS provider run concurrently: their tests run under the race detector.
-	$(GO) test -count=1 -race -timeout 30m ./engine/... ./aws/...
+	$(GO) test -count=1 -timeout 60m $$($(GO) list $(PKGS) | grep -v -e '/conformance$$' -e '/nodepilot/engine' -e '/nodepilot/aws' -e '/nodepilot/metrics$$')
+	@# The engine's loops, the AWS provider and the metrics they feed run concurrently: their tests run under the race detector.
+	$(GO) test -count=1 -race -timeout 30m ./engine/... ./aws/... ./metrics
 	@# The conformance tier runs control planes and Karpenter: alone, so that it loads no timing test.
 	$(GO) test -count=1 -timeout 30m ./conformance
 	$(MAKE) fuzz

@@ -26,12 +26,12 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
-	"github.com/nodepilot/nodepilot/engine/metrics"
 	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/kube"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 	"github.com/nodepilot/nodepilot/kube/metricsapi"
+	"github.com/nodepilot/nodepilot/metrics"
 )
 
 // Options say which cluster and cloud to work on, and how.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
-	"github.com/nodepilot/nodepilot/engine/metrics"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	"github.com/nodepilot/nodepilot/metrics"
 )
 
 // TestNodePoolStatus: the lifecycle loop writes each NodePool's status as Karpenter's controllers

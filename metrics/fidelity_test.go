@@ -60,7 +60,7 @@ func TestMetricsAreKarpenters(t *testing.T) {
 	for _, m := range facts.Metrics {
 		theirs[m.Name] = m
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
