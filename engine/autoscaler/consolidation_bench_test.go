@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/nodepilot/nodepilot/aws/awstest"
 	"github.com/nodepilot/nodepilot/engine/autoscaler"
 	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/disruption"
@@ -29,7 +30,7 @@ const (
 // and stops the autoscaler.
 func fleet(tb testing.TB) *harness {
 	tb.Helper()
-	types, err := enginetest.CatalogInstanceTypes()
+	types, err := awstest.CatalogInstanceTypes()
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/nodepilot/nodepilot/aws/awstest"
 	"github.com/nodepilot/nodepilot/engine/autoscaler"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/executor"
@@ -49,7 +50,7 @@ func newHarnessWithFamilies(t *testing.T, families []string, opts ...harnessOpti
 			names = append(names, f+"."+size)
 		}
 	}
-	types, err := enginetest.CatalogInstanceTypes(names...)
+	types, err := awstest.CatalogInstanceTypes(names...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
+	"github.com/nodepilot/nodepilot/aws/awstest"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -35,7 +36,7 @@ var seedNodePools = []string{
 // general-purpose's sizes make about one node per ten pods.
 func seedFleet(tb testing.TB, pods int) *harness {
 	tb.Helper()
-	types, err := enginetest.CatalogInstanceTypes()
+	types, err := awstest.CatalogInstanceTypes()
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nodepilot/nodepilot/aws/awstest"
 	"github.com/nodepilot/nodepilot/engine/autoscaler"
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/disruption"
@@ -42,7 +43,7 @@ func dearerLargeSizes(tb testing.TB) []*cloudprovider.InstanceType {
 			names = append(names, family+"."+size)
 		}
 	}
-	types, err := enginetest.CatalogInstanceTypes(names...)
+	types, err := awstest.CatalogInstanceTypes(names...)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,47 +1,47 @@
 package enginetest
 
 import (
+	_ "embed" // for defaultTypes
+	"encoding/json"
 	"fmt"
 
-	"github.com/nodepilot/nodepilot/aws/catalog"
-	"github.com/nodepilot/nodepilot/aws/instancetype"
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
-	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	"github.com/nodepilot/nodepilot/engine/requirements"
 )
 
 // Zones are the zones of DefaultInstanceTypes.
 func Zones() []string { return []string{"us-east-1a", "us-east-1b", "us-east-1c"} }
 
-// catalogRow is one instance type of the embedded catalog with its on-demand list price.
-type catalogRow struct {
-	info     instancetype.Info
-	onDemand float64
+// DefaultInstanceTypesFile holds the default types as data, written from the embedded catalog by
+// go test ./aws/awstest -update, which also checks that they are still the catalog's: the harness
+// needs no cloud provider to have them.
+const DefaultInstanceTypesFile = "defaulttypes.json"
+
+//go:embed defaulttypes.json
+var defaultTypes []byte
+
+// instanceTypeRecord is an instance type as data.
+type instanceTypeRecord struct {
+	Name         string
+	Requirements []corev1.NodeSelectorRequirement
+	Offerings    cloudprovider.Offerings
+	Capacity     corev1.ResourceList
+	Overhead     cloudprovider.Overhead
 }
 
-func row(name, family, category string, generation int, size, arch string, vcpu, memMiB, maxPods int64, gbps, price float64,
-	cpuMaker string, clockMHz, ebsMbps int64, inTransit string) catalogRow {
-	return catalogRow{instancetype.Info{Name: name, Family: family, Category: category, Generation: generation, Size: size, Arch: arch,
-		VCPUs: vcpu, MemoryMiB: memMiB, MaxPodsENI: maxPods, NetworkGbps: gbps, Hypervisor: "nitro",
-		CPUManufacturer: cpuMaker, CPUSustainedClockMHz: clockMHz, EBSBandwidthMbps: ebsMbps, EncryptionInTransit: inTransit}, price}
-}
-
-// defaultRows are rows of the embedded catalog (us-east-1), copied so that building the default
-// types needs no catalog parse.
-func defaultRows() []catalogRow {
-	return []catalogRow{
-		row("c5.large", "c5", "c", 5, "large", "amd64", 2, 4096, 29, 0.75, 0.085, "Intel", 3400, 4750, "false"),
-		row("c5.xlarge", "c5", "c", 5, "xlarge", "amd64", 4, 8192, 58, 1.25, 0.17, "Intel", 3400, 4750, "false"),
-		row("c5.2xlarge", "c5", "c", 5, "2xlarge", "amd64", 8, 16384, 58, 2.5, 0.34, "Intel", 3400, 4750, "false"),
-		row("m5.large", "m5", "m", 5, "large", "amd64", 2, 8192, 29, 0.75, 0.096, "Intel", 3100, 4750, "false"),
-		row("m5.xlarge", "m5", "m", 5, "xlarge", "amd64", 4, 16384, 58, 1.25, 0.192, "Intel", 3100, 4750, "false"),
-		row("m5.2xlarge", "m5", "m", 5, "2xlarge", "amd64", 8, 32768, 58, 2.5, 0.384, "Intel", 3100, 4750, "false"),
-		row("m5.4xlarge", "m5", "m", 5, "4xlarge", "amd64", 16, 65536, 234, 5, 0.768, "Intel", 3100, 4750, "false"),
-		row("r5.large", "r5", "r", 5, "large", "amd64", 2, 16384, 29, 0.75, 0.126, "Intel", 3100, 4750, "false"),
-		row("r5.xlarge", "r5", "r", 5, "xlarge", "amd64", 4, 32768, 58, 1.25, 0.252, "Intel", 3100, 4750, "false"),
-		row("m6g.large", "m6g", "m", 6, "large", "arm64", 2, 8192, 29, 0.75, 0.077, "AWS", 2500, 4750, "false"),
-		row("m6g.xlarge", "m6g", "m", 6, "xlarge", "arm64", 4, 16384, 58, 1.25, 0.154, "AWS", 2500, 4750, "false"),
-		row("c6g.xlarge", "c6g", "c", 6, "xlarge", "arm64", 4, 8192, 58, 1.25, 0.136, "AWS", 2500, 4750, "false"),
+// MarshalInstanceTypes writes types as DefaultInstanceTypesFile stores them.
+func MarshalInstanceTypes(types []*cloudprovider.InstanceType) ([]byte, error) {
+	records := make([]instanceTypeRecord, len(types))
+	for i, it := range types {
+		records[i] = instanceTypeRecord{Name: it.Name, Offerings: it.Offerings, Capacity: it.Capacity, Overhead: it.Overhead}
+		for _, r := range it.Requirements.Items() {
+			records[i].Requirements = append(records[i].Requirements, r.NodeSelector()...)
+		}
 	}
+	data, err := json.MarshalIndent(records, "", " ")
+	return append(data, '\n'), err
 }
 
 // DefaultInstanceTypes returns twelve common types of the embedded catalog (c5, m5 and r5 on
@@ -49,43 +49,15 @@ func defaultRows() []catalogRow {
 // as spot at the catalog's synthetic spot price in the three Zones, with the capacity and
 // overhead the EC2 provider computes. The list is new on each call and always the same.
 func DefaultInstanceTypes() []*cloudprovider.InstanceType {
-	var out []*cloudprovider.InstanceType
-	for _, t := range defaultRows() {
-		var offerings cloudprovider.Offerings
-		for _, zone := range Zones() {
-			offerings = append(offerings,
-				cloudprovider.Offering{Zone: zone, CapacityType: karpv1.CapacityTypeOnDemand, Price: t.onDemand, Available: true,
-					PriceSource: cloudprovider.PriceSource{Kind: cloudprovider.PriceCatalog}},
-				cloudprovider.Offering{Zone: zone, CapacityType: karpv1.CapacityTypeSpot, Price: catalog.SyntheticSpotPrice(t.info.Name, zone, t.onDemand),
-					Available: true, PriceSource: cloudprovider.PriceSource{Kind: cloudprovider.PriceSynthetic}})
-		}
-		out = append(out, instancetype.New(t.info, offerings, instancetype.Options{}))
+	var records []instanceTypeRecord
+	if err := json.Unmarshal(defaultTypes, &records); err != nil {
+		// The file is the harness's own, checked by a test: broken, no engine test can run.
+		panic(fmt.Sprintf("enginetest: %s: %v (write it again: go test ./aws/awstest -update)", DefaultInstanceTypesFile, err))
+	}
+	out := make([]*cloudprovider.InstanceType, len(records))
+	for i, r := range records {
+		out[i] = &cloudprovider.InstanceType{Name: r.Name, Requirements: requirements.FromNodeSelector(r.Requirements),
+			Offerings: r.Offerings, Capacity: r.Capacity, Overhead: r.Overhead}
 	}
 	return out
-}
-
-// CatalogInstanceTypes returns the named types of the embedded catalog (every type when none is
-// named), offered in the three Zones. Parsing the catalog takes tens of milliseconds: prefer
-// DefaultInstanceTypes unless a test needs the whole catalog or a type it lacks.
-func CatalogInstanceTypes(names ...string) ([]*cloudprovider.InstanceType, error) {
-	cat, err := catalog.Load()
-	if err != nil {
-		return nil, err
-	}
-	if len(names) > 0 {
-		byName := map[string]catalog.Entry{}
-		for _, e := range cat.Entries {
-			byName[e.Name] = e
-		}
-		var entries []catalog.Entry
-		for _, n := range names {
-			e, ok := byName[n]
-			if !ok {
-				return nil, fmt.Errorf("instance type %q is not in the catalog", n)
-			}
-			entries = append(entries, e)
-		}
-		cat = &catalog.Catalog{Entries: entries}
-	}
-	return cat.InstanceTypes(catalog.Options{Zones: Zones()}), nil
 }
