@@ -3,11 +3,10 @@ package aws
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
@@ -25,36 +24,37 @@ func (p *Provider) securityGroups(ctx context.Context, nc *awsv1.EC2NodeClass) (
 	if cached, ok := p.securityGroupCache.get(key); ok {
 		return cached, nil
 	}
-	byID := map[string]securityGroup{}
+	terms := make([][]ec2types.Filter, len(nc.Spec.SecurityGroupSelectorTerms))
 	for i, term := range nc.Spec.SecurityGroupSelectorTerms {
-		filters := tagFilters(term.Tags)
+		terms[i] = tagFilters(term.Tags)
 		if term.ID != "" {
-			filters = append(filters, filter("group-id", term.ID))
+			terms[i] = append(terms[i], filter("group-id", term.ID))
 		}
 		if term.Name != "" {
-			filters = append(filters, filter("group-name", term.Name))
-		}
-		if len(filters) == 0 {
-			continue // an empty term would select everything; validation rejects it
-		}
-		pages := ec2.NewDescribeSecurityGroupsPaginator(p.clients.EC2, &ec2.DescribeSecurityGroupsInput{Filters: filters})
-		for pages.HasMorePages() {
-			page, err := pages.NextPage(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("ec2nodeclass %q: securityGroupSelectorTerms[%d]: ec2 DescribeSecurityGroups: %w", nc.Name, i, err)
-			}
-			for _, g := range page.SecurityGroups {
-				id := sdkaws.ToString(g.GroupId)
-				byID[id] = securityGroup{ID: id, Name: sdkaws.ToString(g.GroupName)}
-			}
+			terms[i] = append(terms[i], filter("group-name", term.Name))
 		}
 	}
-	out := make([]securityGroup, 0, len(byID))
-	for _, g := range byID {
-		out = append(out, g)
+	out, err := selectByTerms(ctx, "securityGroupSelectorTerms", terms, p.describeSecurityGroups, func(g securityGroup) string { return g.ID })
+	if err != nil {
+		return nil, fmt.Errorf("ec2nodeclass %q: %w", nc.Name, err)
 	}
-	slices.SortFunc(out, func(a, b securityGroup) int { return strings.Compare(a.ID, b.ID) })
 	p.securityGroupCache.set(key, out)
+	return out, nil
+}
+
+// describeSecurityGroups lists the security groups that filters select.
+func (p *Provider) describeSecurityGroups(ctx context.Context, filters []ec2types.Filter) ([]securityGroup, error) {
+	var out []securityGroup
+	pages := ec2.NewDescribeSecurityGroupsPaginator(p.clients.EC2, &ec2.DescribeSecurityGroupsInput{Filters: filters})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("ec2 DescribeSecurityGroups: %w", err)
+		}
+		for _, g := range page.SecurityGroups {
+			out = append(out, securityGroup{ID: sdkaws.ToString(g.GroupId), Name: sdkaws.ToString(g.GroupName)})
+		}
+	}
 	return out, nil
 }
 

@@ -1,10 +1,14 @@
 package aws
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -27,6 +31,30 @@ func tagFilters(tags map[string]string) []ec2types.Filter {
 		}
 	}
 	return filters
+}
+
+// selectByTerms resolves an EC2NodeClass's selector terms as Karpenter does: one describe call
+// per term (terms ORed; the filters of one term ANDed by EC2), a term without filters skipped (it
+// would select everything; validation rejects it), the results merged by id and sorted by it.
+// field names the terms in errors ("subnetSelectorTerms").
+func selectByTerms[T any](ctx context.Context, field string, terms [][]ec2types.Filter,
+	describe func(context.Context, []ec2types.Filter) ([]T, error), id func(T) string) ([]T, error) {
+	byID := map[string]T{}
+	for i, filters := range terms {
+		if len(filters) == 0 {
+			continue
+		}
+		found, err := describe(ctx, filters)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", field, i, err)
+		}
+		for _, v := range found {
+			byID[id(v)] = v
+		}
+	}
+	out := slices.Collect(maps.Values(byID))
+	slices.SortFunc(out, func(a, b T) int { return strings.Compare(id(a), id(b)) })
+	return out, nil
 }
 
 // filter is one EC2 filter on one value.

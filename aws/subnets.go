@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -28,41 +27,39 @@ func (p *Provider) subnets(ctx context.Context, nc *awsv1.EC2NodeClass) ([]subne
 	if cached, ok := p.subnetCache.get(key); ok {
 		return cached, nil
 	}
-	byID := map[string]subnet{}
+	terms := make([][]ec2types.Filter, len(nc.Spec.SubnetSelectorTerms))
 	for i, term := range nc.Spec.SubnetSelectorTerms {
-		filters := tagFilters(term.Tags)
+		terms[i] = tagFilters(term.Tags)
 		if term.ID != "" {
-			filters = append(filters, filter("subnet-id", term.ID))
-		}
-		if len(filters) == 0 {
-			continue // an empty term would select everything; validation rejects it
-		}
-		pages := ec2.NewDescribeSubnetsPaginator(p.clients.EC2, &ec2.DescribeSubnetsInput{Filters: filters})
-		for pages.HasMorePages() {
-			page, err := pages.NextPage(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("ec2nodeclass %q: subnetSelectorTerms[%d]: ec2 DescribeSubnets: %w", nc.Name, i, err)
-			}
-			for _, s := range page.Subnets {
-				if s.State != "" && s.State != ec2types.SubnetStateAvailable {
-					continue
-				}
-				byID[sdkaws.ToString(s.SubnetId)] = subnet{
-					ID:      sdkaws.ToString(s.SubnetId),
-					Zone:    sdkaws.ToString(s.AvailabilityZone),
-					ZoneID:  sdkaws.ToString(s.AvailabilityZoneId),
-					FreeIPs: int64(sdkaws.ToInt32(s.AvailableIpAddressCount)),
-				}
-			}
+			terms[i] = append(terms[i], filter("subnet-id", term.ID))
 		}
 	}
-	out := make([]subnet, 0, len(byID))
-	for _, s := range byID {
-		out = append(out, s)
+	out, err := selectByTerms(ctx, "subnetSelectorTerms", terms, p.describeSubnets, func(s subnet) string { return s.ID })
+	if err != nil {
+		return nil, fmt.Errorf("ec2nodeclass %q: %w", nc.Name, err)
 	}
-	slices.SortFunc(out, func(a, b subnet) int { return strings.Compare(a.ID, b.ID) })
 	p.subnetCache.set(key, out)
 	p.inflight.reset(out)
+	return out, nil
+}
+
+// describeSubnets lists the available subnets that filters select.
+func (p *Provider) describeSubnets(ctx context.Context, filters []ec2types.Filter) ([]subnet, error) {
+	var out []subnet
+	pages := ec2.NewDescribeSubnetsPaginator(p.clients.EC2, &ec2.DescribeSubnetsInput{Filters: filters})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("ec2 DescribeSubnets: %w", err)
+		}
+		for _, s := range page.Subnets {
+			if s.State != "" && s.State != ec2types.SubnetStateAvailable {
+				continue
+			}
+			out = append(out, subnet{ID: sdkaws.ToString(s.SubnetId), Zone: sdkaws.ToString(s.AvailabilityZone),
+				ZoneID: sdkaws.ToString(s.AvailabilityZoneId), FreeIPs: int64(sdkaws.ToInt32(s.AvailableIpAddressCount))})
+		}
+	}
 	return out, nil
 }
 
