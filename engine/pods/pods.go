@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	resourcehelper "k8s.io/component-helpers/resource"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -130,19 +131,31 @@ func BlocksDisruption(p *corev1.Pod, now time.Time) bool {
 	return ok && (forever || now.Before(until))
 }
 
+// UntoleratedTaint returns the first taint the tolerations do not tolerate, or nil, with
+// Kubernetes's own predicate; when only is not nil, the taints it rejects are passed over.
+// Comparison operators (Gt, Lt on numeric taint values) are on, as in Kubernetes 1.35+. The
+// scheduler, the provisioner's view of existing nodes and the drain all ask this one question.
+func UntoleratedTaint(tolerations []corev1.Toleration, taints []corev1.Taint, only func(*corev1.Taint) bool) *corev1.Taint {
+	t, found := corev1helpers.FindMatchingUntoleratedTaint(logr.Discard(), taints, tolerations, only, true)
+	if !found {
+		return nil
+	}
+	return &t
+}
+
+// Repels reports whether a taint keeps pods that do not tolerate it off the node (NoSchedule,
+// NoExecute), as opposed to only discouraging them (PreferNoSchedule).
+func Repels(t *corev1.Taint) bool {
+	return t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute
+}
+
 // IsEvictable reports whether a drain must evict the pod: active, not a mirror or node-owned
 // static pod (they cannot be evicted), and not tolerating the disrupted taint (it would come back).
 func IsEvictable(p *corev1.Pod) bool {
 	if !IsActive(p) || IsMirror(p) || IsOwnedByNode(p) {
 		return false
 	}
-	taint := karpv1.DisruptedNoScheduleTaint()
-	for _, t := range p.Spec.Tolerations {
-		if t.ToleratesTaint(logr.Discard(), &taint, false) {
-			return false
-		}
-	}
-	return true
+	return UntoleratedTaint(p.Spec.Tolerations, []corev1.Taint{karpv1.DisruptedNoScheduleTaint()}, nil) != nil
 }
 
 // IsRescheduled reports whether disrupting its node moves the pod to another: a drain evicts it

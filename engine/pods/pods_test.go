@@ -152,3 +152,35 @@ func TestRequestsTakeLimitsForMissingRequests(t *testing.T) {
 		})
 	}
 }
+
+func TestUntoleratedTaint(t *testing.T) {
+	noSchedule := corev1.Taint{Key: "dedicated", Value: "gpu", Effect: corev1.TaintEffectNoSchedule}
+	prefer := corev1.Taint{Key: "spot", Effect: corev1.TaintEffectPreferNoSchedule}
+	tier := corev1.Taint{Key: "tier", Value: "5", Effect: corev1.TaintEffectNoExecute}
+	exists := corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpExists}
+	for _, tc := range []struct {
+		name        string
+		tolerations []corev1.Toleration
+		taints      []corev1.Taint
+		only        func(*corev1.Taint) bool
+		want        string // the untolerated taint's key, "" for none
+	}{
+		{name: "no taints", want: ""},
+		{name: "untolerated", taints: []corev1.Taint{noSchedule}, want: "dedicated"},
+		{name: "tolerated by Exists", tolerations: []corev1.Toleration{exists}, taints: []corev1.Taint{noSchedule}, want: ""},
+		{name: "PreferNoSchedule counts for the scheduler", taints: []corev1.Taint{prefer}, want: "spot"},
+		{name: "PreferNoSchedule passed over when only repelling taints count", taints: []corev1.Taint{prefer, noSchedule}, only: Repels, want: "dedicated"},
+		{name: "Gt compares numbers", tolerations: []corev1.Toleration{{Key: "tier", Operator: corev1.TolerationOpGt, Value: "3"}}, taints: []corev1.Taint{tier}, want: ""},
+		{name: "Gt refuses a smaller number", tolerations: []corev1.Toleration{{Key: "tier", Operator: corev1.TolerationOpGt, Value: "7"}}, taints: []corev1.Taint{tier}, want: "tier"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ""
+			if taint := UntoleratedTaint(tc.tolerations, tc.taints, tc.only); taint != nil {
+				got = taint.Key
+			}
+			if got != tc.want {
+				t.Errorf("untolerated %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

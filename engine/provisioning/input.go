@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
 
 	corev1 "k8s.io/api/core/v1"
@@ -238,16 +237,7 @@ func daemonOverhead(daemonSets []*appsv1.DaemonSet, labels map[string]string, ta
 
 // tolerated reports whether tolerations cover every NoSchedule and NoExecute taint.
 func tolerated(tolerations []corev1.Toleration, taints []corev1.Taint) bool {
-	for i := range taints {
-		t := &taints[i]
-		if t.Effect == corev1.TaintEffectPreferNoSchedule {
-			continue
-		}
-		if !slices.ContainsFunc(tolerations, func(tol corev1.Toleration) bool { return tol.ToleratesTaint(logr.Discard(), t, true) }) {
-			return false
-		}
-	}
-	return true
+	return pods.UntoleratedTaint(tolerations, taints, pods.Repels) == nil
 }
 
 // schedulingTaints are the taints that will block pods once the node is up: before it is

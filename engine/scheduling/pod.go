@@ -5,10 +5,8 @@ import (
 	"hash/maphash"
 	"slices"
 
-	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 
 	podutil "github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/requirements"
@@ -261,15 +259,10 @@ func tolerates(tolerations []corev1.Toleration, taints []corev1.Taint) bool {
 	return untolerated(tolerations, taints) == nil
 }
 
-// untolerated returns the first taint the tolerations do not cover, or nil.
+// untolerated returns the first taint the tolerations do not cover, PreferNoSchedule ones
+// included (soft constraints are respected until relaxed), or nil.
 func untolerated(tolerations []corev1.Toleration, taints []corev1.Taint) *corev1.Taint {
-	for i := range taints {
-		// Comparison operators (Gt, Lt on numeric taint values) are on, as in Kubernetes 1.35+.
-		if !corev1helpers.TolerationsTolerateTaint(logr.Discard(), tolerations, &taints[i], true) {
-			return &taints[i]
-		}
-	}
-	return nil
+	return podutil.UntoleratedTaint(tolerations, taints, nil)
 }
 
 // hostPort is a port a pod binds on its node.
