@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"io"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -45,6 +46,10 @@ type Backend interface {
 	// prices right-sized requests by planning the fleet from nothing both ways.
 	RightSizing(ctx context.Context) (*rightsizing.Report, error)
 
+	// Logs streams a container's logs as the kubelet serves them (pods/log), until ctx ends or
+	// the stream does; the caller closes the reader.
+	Logs(ctx context.Context, namespace, pod string, opts LogOptions) (io.ReadCloser, error)
+
 	// Cordon marks a node unschedulable (on) or schedulable again.
 	Cordon(ctx context.Context, node string, on bool) error
 	// Drain cordons a node and evicts its pods through the Eviction API.
@@ -55,6 +60,20 @@ type Backend interface {
 	Pause()
 	// Resume undoes Pause.
 	Resume()
+}
+
+// LogOptions choose which log lines Logs streams.
+type LogOptions struct {
+	// Container names the container; "" is the pod's only one.
+	Container string
+	// Follow keeps the stream open for new lines.
+	Follow bool
+	// Previous streams the previous (terminated) instance of the container.
+	Previous bool
+	// Timestamps prefixes each line with its RFC 3339 time.
+	Timestamps bool
+	// TailLines is how many of the last lines to start with (0: all).
+	TailLines int64
 }
 
 // Info is what the header says about the cluster and the autoscaler.

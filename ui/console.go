@@ -33,6 +33,8 @@ type Options struct {
 	RefreshInterval time.Duration
 	// Mouse takes the terminal's mouse: click selects, double-click opens, the wheel scrolls.
 	Mouse bool
+	// LogDir is where the log view saves logs; "" is DefaultLogDir.
+	LogDir string
 }
 
 func (o Options) withDefaults() Options {
@@ -47,6 +49,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.LoadSkin == nil {
 		o.LoadSkin = skin.LoadShipped
+	}
+	if o.LogDir == "" {
+		o.LogDir = DefaultLogDir()
 	}
 	if o.FrameInterval <= 0 {
 		o.FrameInterval = 100 * time.Millisecond

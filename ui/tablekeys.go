@@ -29,6 +29,10 @@ func (c *Console) tableKeys(p *pane) keymap {
 			help: "explain: why a pod is pending (per NodePool), why a node is or is not disrupted, what a NodePool's budgets allow now"})
 	}
 	switch k {
+	case model.KindPods, model.KindPending, model.KindTouched:
+		km = append(km, action{key: runeKey('l'), name: "logs", help: "the selected pod's logs (picks a container when it has several)", hint: true, do: func() { c.openLogs(p) }})
+	}
+	switch k {
 	case model.KindNodes, model.KindNodeClaims, model.KindTouched:
 		km = append(km,
 			action{key: runeKey('c'), name: "cordon", help: "cordon the selected node", perm: permWrite, hint: true, do: func() { c.cordon(p, true) }},
