@@ -49,6 +49,9 @@ type Backend interface {
 	// Logs streams a container's logs as the kubelet serves them (pods/log), until ctx ends or
 	// the stream does; the caller closes the reader.
 	Logs(ctx context.Context, namespace, pod string, opts LogOptions) (io.ReadCloser, error)
+	// Exec runs a command in a container (pods/exec, as kubectl exec) with its standard
+	// streams, until the command ends or ctx does; a command that exits non-zero is an error.
+	Exec(ctx context.Context, namespace, pod string, opts ExecOptions) error
 
 	// Cordon marks a node unschedulable (on) or schedulable again.
 	Cordon(ctx context.Context, node string, on bool) error
@@ -76,6 +79,27 @@ type LogOptions struct {
 	TailLines int64
 }
 
+// ExecOptions say what Exec runs and with which streams.
+type ExecOptions struct {
+	// Container names the container; "" is the pod's only one.
+	Container string
+	// Command is the command and its arguments.
+	Command []string
+	// Stdin, when set, is the command's standard input; Stdout its output (and, with TTY, its
+	// errors); Stderr its errors without TTY.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// TTY gives the command a terminal.
+	TTY bool
+	// Sizes, with TTY, receives the terminal's size whenever it changes; closed when done.
+	Sizes <-chan TerminalSize
+}
+
+// TerminalSize is a terminal's size in cells.
+type TerminalSize struct {
+	Width, Height uint16
+}
+
 // Info is what the header says about the cluster and the autoscaler.
 type Info struct {
 	// Context is the kubeconfig context ("in-cluster" inside a pod), Cluster the cluster's name.
@@ -88,6 +112,9 @@ type Info struct {
 	DryRun bool
 	// Paused: the autoscaler watches but does not act.
 	Paused bool
+	// ShellNote is said before a shell opens: in the demo, that kwok runs the shell on this
+	// machine, and where; "" elsewhere.
+	ShellNote string
 	// NoCloud says why there is no cloud provider (read-only without AWS), so no prices: "" when
 	// there is one.
 	NoCloud string

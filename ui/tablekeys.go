@@ -30,7 +30,10 @@ func (c *Console) tableKeys(p *pane) keymap {
 	}
 	switch k {
 	case model.KindPods, model.KindPending, model.KindTouched:
-		km = append(km, action{key: runeKey('l'), name: "logs", help: "the selected pod's logs (picks a container when it has several)", hint: true, do: func() { c.openLogs(p) }})
+		// Hinted in pod tables only: the dashboard's hint line is full; the help lists them.
+		hint := k == model.KindPods
+		km = append(km, action{key: runeKey('l'), name: "logs", help: "the selected pod's logs (picks a container when it has several)", hint: hint, do: func() { c.openLogs(p) }},
+			action{key: runeKey('s'), name: "shell", help: "a shell in the selected pod's container (bash, else sh), as kubectl exec -it; exit comes back", perm: permWrite, hint: hint, do: func() { c.openShell(p) }})
 	}
 	switch k {
 	case model.KindNodes, model.KindNodeClaims, model.KindTouched:

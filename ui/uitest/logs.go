@@ -1,6 +1,7 @@
 package uitest
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -40,4 +41,31 @@ func (f *Fake) Logs(_ context.Context, namespace, pod string, opts ui.LogOptions
 		fmt.Fprintf(&b, "%s %s line %02d: GET %s %d %s/%s\n", instance, opts.Container, i+1, paths[i%len(paths)], codes[i%len(codes)], namespace, pod)
 	}
 	return io.NopCloser(strings.NewReader(b.String())), nil
+}
+
+// Exec implements ui.Backend: an echoing shell. It reads stdin line by line and answers each
+// line with "$ LINE" until "exit" or the end of input, and records the command and the first
+// terminal size it was given.
+func (f *Fake) Exec(ctx context.Context, namespace, pod string, opts ui.ExecOptions) error {
+	size := "none"
+	if opts.Sizes != nil {
+		if s, ok := <-opts.Sizes; ok {
+			size = fmt.Sprintf("%dx%d", s.Width, s.Height)
+		}
+	}
+	f.called("exec %s/%s %s tty=%t size=%s %q", namespace, pod, opts.Container, opts.TTY, size, opts.Command)
+	if err := f.failure(); err != nil {
+		return err
+	}
+	if opts.Stdin == nil || opts.Stdout == nil {
+		return nil
+	}
+	sc := bufio.NewScanner(opts.Stdin)
+	for sc.Scan() && ctx.Err() == nil {
+		if sc.Text() == "exit" {
+			return nil
+		}
+		fmt.Fprintf(opts.Stdout, "$ %s\n", sc.Text())
+	}
+	return sc.Err()
 }
