@@ -115,6 +115,10 @@ type Info struct {
 	// ShellNote is said before a shell opens: in the demo, that kwok runs the shell on this
 	// machine, and where; "" elsewhere.
 	ShellNote string
+	// ShellPipes: the cluster's exec gives the command pipes, never a terminal, whatever is
+	// asked (kwok, in the demo). The shell then runs interactive over pipes, the local terminal
+	// left cooked so that it echoes and edits the line.
+	ShellPipes bool
 	// NoCloud says why there is no cloud provider (read-only without AWS), so no prices: "" when
 	// there is one.
 	NoCloud string

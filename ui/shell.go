@@ -11,27 +11,33 @@ import (
 	"golang.org/x/term"
 )
 
-// shellCommand opens bash where the container has it, else sh, as k9s does.
-var shellCommand = []string{"sh", "-c", "command -v bash >/dev/null 2>&1 && exec bash || exec sh"}
+// shellCommand opens bash where the container has it, else sh, as k9s does; pipeShell is
+// the shell where exec gives no terminal: sh told it is interactive, so that it prompts.
+var (
+	shellCommand = []string{"sh", "-c", "command -v bash >/dev/null 2>&1 && exec bash || exec sh"}
+	pipeShell    = []string{"sh", "-i"}
+)
 
 // Terminal is what a shell session takes over while the console is suspended.
 type Terminal interface {
-	// Session runs a session on the terminal: raw mode (or none) for its length, its input and
+	// Session runs a session on the terminal: raw mode for its length when raw, its input and
 	// output, and its sizes (the first at once, then each change, closed when the session ends).
-	Session(ctx context.Context, run func(in io.Reader, out io.Writer, sizes <-chan TerminalSize) error) error
+	Session(ctx context.Context, raw bool, run func(in io.Reader, out io.Writer, sizes <-chan TerminalSize) error) error
 }
 
 // ttyTerminal is the console's own terminal: stdin in raw mode, resizes from SIGWINCH.
 type ttyTerminal struct{}
 
 // Session implements Terminal. The terminal's state is restored however run ends.
-func (ttyTerminal) Session(ctx context.Context, run func(io.Reader, io.Writer, <-chan TerminalSize) error) error {
-	fd := int(os.Stdin.Fd())
-	old, err := term.MakeRaw(fd)
-	if err != nil {
-		return fmt.Errorf("putting the terminal in raw mode for the shell: %w", err)
+func (ttyTerminal) Session(ctx context.Context, raw bool, run func(io.Reader, io.Writer, <-chan TerminalSize) error) error {
+	if raw {
+		fd := int(os.Stdin.Fd())
+		old, err := term.MakeRaw(fd)
+		if err != nil {
+			return fmt.Errorf("putting the terminal in raw mode for the shell: %w", err)
+		}
+		defer term.Restore(fd, old)
 	}
-	defer term.Restore(fd, old)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sizes := make(chan TerminalSize, 1)
@@ -58,7 +64,7 @@ func (ttyTerminal) Session(ctx context.Context, run func(io.Reader, io.Writer, <
 			}
 		}
 	}()
-	err = run(os.Stdin, os.Stdout, sizes)
+	err := run(os.Stdin, os.Stdout, sizes)
 	cancel()
 	<-done
 	return err
@@ -75,14 +81,18 @@ func (c *Console) openShell(p *pane) {
 	}
 	ns, name := s.pod.Namespace, s.pod.Name
 	c.pickContainer("shell", s.pod, func(ctr string) {
-		note := c.info.ShellNote
+		note, pipes := c.info.ShellNote, c.info.ShellPipes
 		session := func() {
-			err := c.opts.Terminal.Session(context.Background(), func(in io.Reader, out io.Writer, sizes <-chan TerminalSize) error {
+			err := c.opts.Terminal.Session(context.Background(), !pipes, func(in io.Reader, out io.Writer, sizes <-chan TerminalSize) error {
 				fmt.Fprintf(out, "nodepilot: shell in %s/%s container %s; exit returns to the console\r\n", ns, name, ctr)
 				if note != "" {
 					fmt.Fprintf(out, "nodepilot: %s\r\n", note)
 				}
-				return c.backend.Exec(context.Background(), ns, name, ExecOptions{Container: ctr, Command: shellCommand, Stdin: in, Stdout: out, TTY: true, Sizes: sizes})
+				opts := ExecOptions{Container: ctr, Command: shellCommand, Stdin: in, Stdout: out, TTY: true, Sizes: sizes}
+				if pipes {
+					opts = ExecOptions{Container: ctr, Command: pipeShell, Stdin: in, Stdout: out, Stderr: out}
+				}
+				return c.backend.Exec(context.Background(), ns, name, opts)
 			})
 			switch {
 			case err != nil:

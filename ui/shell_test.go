@@ -16,9 +16,12 @@ import (
 type pipeTerminal struct {
 	in  string
 	out bytes.Buffer
+	// raw is whether the last session asked for raw mode.
+	raw bool
 }
 
-func (p *pipeTerminal) Session(_ context.Context, run func(io.Reader, io.Writer, <-chan ui.TerminalSize) error) error {
+func (p *pipeTerminal) Session(_ context.Context, raw bool, run func(io.Reader, io.Writer, <-chan ui.TerminalSize) error) error {
+	p.raw = raw
 	sizes := make(chan ui.TerminalSize, 1)
 	sizes <- ui.TerminalSize{Width: 200, Height: 50}
 	close(sizes)
@@ -41,16 +44,19 @@ func TestShell(t *testing.T) {
 		info       ui.Info
 		// out is what the session printed; call the exec recorded.
 		out, call, flash string
+		raw              bool
 	}{
 		{name: "one container", keys: ":pods<Enter>s", info: ui.Info{Context: "kind-nodepilot"},
 			out:   "nodepilot: shell in batch/worker-7d9f8c6b5-2mv22 container app; exit returns to the console\r\n$ echo hi\n",
 			call:  `exec batch/worker-7d9f8c6b5-2mv22 app tty=true size=200x50 ["sh" "-c" "command -v bash >/dev/null 2>&1 && exec bash || exec sh"]`,
-			flash: "shell in batch/worker-7d9f8c6b5-2mv22 (app) ended"},
-		{name: "demo says where the shell runs", keys: ":pods<Enter>s", info: ui.Info{Context: "demo", ShellNote: "demo: kwok runs this shell on this machine in /tmp/x"},
+			flash: "shell in batch/worker-7d9f8c6b5-2mv22 (app) ended", raw: true},
+		{name: "demo: no terminal, says where the shell runs", keys: ":pods<Enter>s",
+			info:  ui.Info{Context: "demo", ShellNote: "demo: kwok runs this shell on this machine in /tmp/x", ShellPipes: true},
 			out:   "nodepilot: demo: kwok runs this shell on this machine in /tmp/x\r\n$ echo hi\n",
+			call:  `exec batch/worker-7d9f8c6b5-2mv22 app tty=false size=none ["sh" "-i"]`,
 			flash: "ended; demo: kwok runs this shell on this machine in /tmp/x"},
 		{name: "container picker", keys: ":pods<Enter>/sidecar<Enter>s<Down><Enter>", info: ui.Info{Context: "kind-nodepilot"},
-			out: "shell in shop/sidecar-0 container envoy", call: "exec shop/sidecar-0 envoy tty=true"},
+			out: "shell in shop/sidecar-0 container envoy", call: "exec shop/sidecar-0 envoy tty=true", raw: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			term := &pipeTerminal{in: "echo hi\nexit\n"}
@@ -65,6 +71,9 @@ func TestShell(t *testing.T) {
 				t.Fatalf("last call %q, want %q", last, tc.call)
 			}
 			h.has(tc.flash, "Pods(")
+			if term.raw != tc.raw {
+				t.Fatalf("raw mode %t, want %t", term.raw, tc.raw)
+			}
 		})
 	}
 }
