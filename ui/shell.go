@@ -2,12 +2,14 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
@@ -64,7 +66,7 @@ func (ttyTerminal) Session(ctx context.Context, raw bool, run func(io.Reader, io
 			}
 		}
 	}()
-	err := run(os.Stdin, os.Stdout, sizes)
+	err := run(stdinUntil{ctx: ctx, f: os.Stdin}, os.Stdout, sizes)
 	cancel()
 	<-done
 	return err
@@ -109,4 +111,34 @@ func (c *Console) openShell(p *pane) {
 			session()
 		}
 	})
+}
+
+// stdinUntil reads a terminal until ctx ends, then reports its end without reading: the exec's
+// stdin copier outlives the session, and a read it left blocked on the terminal would take the
+// console's next key.
+type stdinUntil struct {
+	ctx context.Context
+	f   *os.File
+}
+
+// stdinPoll is how often a blocked read looks at ctx.
+const stdinPoll = 100
+
+// Read implements io.Reader: it reads only once the terminal has input, while ctx lasts.
+func (s stdinUntil) Read(p []byte) (int, error) {
+	fds := []unix.PollFd{{Fd: int32(s.f.Fd()), Events: unix.POLLIN}}
+	for {
+		if s.ctx.Err() != nil {
+			return 0, io.EOF
+		}
+		n, err := unix.Poll(fds, stdinPoll)
+		switch {
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil:
+			return 0, fmt.Errorf("waiting for the terminal's input: %w", err)
+		case n > 0 && s.ctx.Err() == nil:
+			return s.f.Read(p)
+		}
+	}
 }
