@@ -32,13 +32,19 @@ type ttyTerminal struct{}
 
 // Session implements Terminal. The terminal's state is restored however run ends.
 func (ttyTerminal) Session(ctx context.Context, raw bool, run func(io.Reader, io.Writer, <-chan TerminalSize) error) error {
+	fd := int(os.Stdin.Fd())
 	if raw {
-		fd := int(os.Stdin.Fd())
 		old, err := term.MakeRaw(fd)
 		if err != nil {
 			return fmt.Errorf("putting the terminal in raw mode for the shell: %w", err)
 		}
 		defer term.Restore(fd, old)
+	} else {
+		restore, err := lineMode(fd)
+		if err != nil {
+			return err
+		}
+		defer restore()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
