@@ -83,13 +83,14 @@ func accessLog(now time.Time, n int) string {
 	var b strings.Builder
 	for i := range n {
 		at := now.Add(-time.Duration(n-i) * 2 * time.Second).UTC()
-		r := reqs[(i*5+i/3)%len(reqs)]
+		h := uint32(i+1) * 2654435761 // Knuth's multiplicative hash: varied, the same every run
+		r := reqs[int(h>>24)%len(reqs)]
 		stream := "stdout"
 		if r.status >= 500 {
 			stream = "stderr"
 		}
 		fmt.Fprintf(&b, "%s %s F 10.64.%d.%d - - [%s] \"%s %s HTTP/1.1\" %d %d \"-\" \"%s\"\n", at.Format(time.RFC3339Nano), stream,
-			i%4, 10+i%200, at.Format("02/Jan/2006:15:04:05 -0700"), r.method, r.path, r.status, r.size, agents[i%len(agents)])
+			(h>>8)%4, 10+h%200, at.Format("02/Jan/2006:15:04:05 -0700"), r.method, r.path, r.status, r.size, agents[int(h>>16)%len(agents)])
 	}
 	return b.String()
 }
