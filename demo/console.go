@@ -5,6 +5,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/app"
 	"github.com/nodepilot/nodepilot/kube"
+	"github.com/nodepilot/nodepilot/kube/localcluster"
 	"github.com/nodepilot/nodepilot/ui"
 )
 
@@ -43,3 +44,12 @@ func (c *Console) SetAutoplay(on bool) { c.story.SetAutoplay(on) }
 
 // Story implements ui.Demo.
 func (c *Console) Story() string { return c.story.Status() }
+
+// Info implements ui.Backend: the App's, and that kwok runs a shell on this machine, with
+// pipes and no terminal (kube/localcluster/kwokstreams.go).
+func (c *Console) Info() ui.Info {
+	i := c.Console.Info()
+	i.ShellNote = "demo: kwok runs this shell on this machine in " + localcluster.ExecDir(c.env.Cluster.Dir) + " (no terminal: one line at a time)"
+	i.ShellPipes = true
+	return i
+}

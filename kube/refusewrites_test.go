@@ -20,20 +20,24 @@ func TestRefuseWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		method string
-		sent   bool
+		method, path string
+		sent         bool
 	}{
-		{http.MethodGet, true}, {http.MethodHead, true}, {http.MethodPost, false}, {http.MethodPut, false},
-		{http.MethodPatch, false}, {http.MethodDelete, false},
+		{http.MethodGet, "/api/v1/nodes/a", true}, {http.MethodHead, "/api/v1/nodes/a", true}, {http.MethodPost, "/api/v1/nodes/a", false},
+		{http.MethodPut, "/api/v1/nodes/a", false}, {http.MethodPatch, "/api/v1/nodes/a", false}, {http.MethodDelete, "/api/v1/nodes/a", false},
+		{http.MethodGet, "/api/v1/namespaces/web/pods/a/log", true},
+		// A WebSocket exec or attach is a GET, and a shell writes anything.
+		{http.MethodGet, "/api/v1/namespaces/web/pods/a/exec", false}, {http.MethodGet, "/api/v1/namespaces/web/pods/a/attach", false},
+		{http.MethodGet, "/api/v1/namespaces/web/pods/a/portforward", false}, {http.MethodGet, "/api/v1/namespaces/web/pods/exec", true},
 	} {
 		before := reached.Load()
-		req, _ := http.NewRequest(tc.method, srv.URL+"/api/v1/nodes/a", nil)
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
 		resp, err := client.Do(req)
 		if resp != nil {
 			resp.Body.Close()
 		}
 		if sent := reached.Load() > before; sent != tc.sent {
-			t.Errorf("%s reached the server: %v, want %v", tc.method, sent, tc.sent)
+			t.Errorf("%s %s reached the server: %v, want %v", tc.method, tc.path, sent, tc.sent)
 		}
 		if !tc.sent && (err == nil || !strings.Contains(err.Error(), "nodepilot runs dry-run")) {
 			t.Errorf("%s: error %v, want a refusal naming the mode", tc.method, err)

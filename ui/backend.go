@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"io"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -45,6 +46,13 @@ type Backend interface {
 	// prices right-sized requests by planning the fleet from nothing both ways.
 	RightSizing(ctx context.Context) (*rightsizing.Report, error)
 
+	// Logs streams a container's logs as the kubelet serves them (pods/log), until ctx ends or
+	// the stream does; the caller closes the reader.
+	Logs(ctx context.Context, namespace, pod string, opts LogOptions) (io.ReadCloser, error)
+	// Exec runs a command in a container (pods/exec, as kubectl exec) with its standard
+	// streams, until the command ends or ctx does; a command that exits non-zero is an error.
+	Exec(ctx context.Context, namespace, pod string, opts ExecOptions) error
+
 	// Cordon marks a node unschedulable (on) or schedulable again.
 	Cordon(ctx context.Context, node string, on bool) error
 	// Drain cordons a node and evicts its pods through the Eviction API.
@@ -55,6 +63,41 @@ type Backend interface {
 	Pause()
 	// Resume undoes Pause.
 	Resume()
+}
+
+// LogOptions choose which log lines Logs streams.
+type LogOptions struct {
+	// Container names the container; "" is the pod's only one.
+	Container string
+	// Follow keeps the stream open for new lines.
+	Follow bool
+	// Previous streams the previous (terminated) instance of the container.
+	Previous bool
+	// Timestamps prefixes each line with its RFC 3339 time.
+	Timestamps bool
+	// TailLines is how many of the last lines to start with (0: all).
+	TailLines int64
+}
+
+// ExecOptions say what Exec runs and with which streams.
+type ExecOptions struct {
+	// Container names the container; "" is the pod's only one.
+	Container string
+	// Command is the command and its arguments.
+	Command []string
+	// Stdin, when set, is the command's standard input; Stdout its output (and, with TTY, its
+	// errors); Stderr its errors without TTY.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// TTY gives the command a terminal.
+	TTY bool
+	// Sizes, with TTY, receives the terminal's size whenever it changes; closed when done.
+	Sizes <-chan TerminalSize
+}
+
+// TerminalSize is a terminal's size in cells.
+type TerminalSize struct {
+	Width, Height uint16
 }
 
 // Info is what the header says about the cluster and the autoscaler.
@@ -69,6 +112,13 @@ type Info struct {
 	DryRun bool
 	// Paused: the autoscaler watches but does not act.
 	Paused bool
+	// ShellNote is said before a shell opens: in the demo, that kwok runs the shell on this
+	// machine, and where; "" elsewhere.
+	ShellNote string
+	// ShellPipes: the cluster's exec gives the command pipes, never a terminal, whatever is
+	// asked (kwok, in the demo). The shell then runs interactive over pipes, the local terminal
+	// left cooked so that it echoes and edits the line.
+	ShellPipes bool
 	// NoCloud says why there is no cloud provider (read-only without AWS), so no prices: "" when
 	// there is one.
 	NoCloud string

@@ -33,6 +33,11 @@ type Options struct {
 	RefreshInterval time.Duration
 	// Mouse takes the terminal's mouse: click selects, double-click opens, the wheel scrolls.
 	Mouse bool
+	// Terminal is where a shell session runs while the console is suspended; nil is the
+	// console's own terminal.
+	Terminal Terminal
+	// LogDir is where the log view saves logs; "" is DefaultLogDir.
+	LogDir string
 }
 
 func (o Options) withDefaults() Options {
@@ -47,6 +52,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.LoadSkin == nil {
 		o.LoadSkin = skin.LoadShipped
+	}
+	if o.Terminal == nil {
+		o.Terminal = ttyTerminal{}
+	}
+	if o.LogDir == "" {
+		o.LogDir = DefaultLogDir()
 	}
 	if o.FrameInterval <= 0 {
 		o.FrameInterval = 100 * time.Millisecond
@@ -79,7 +90,9 @@ type Console struct {
 	history    *history
 	root       *root
 	stop       func()
-	replanned  bool
+	// suspend gives the terminal to a function (tview's Suspend) while Run runs; nil otherwise.
+	suspend   func(func()) bool
+	replanned bool
 
 	// Shared with the builder and the worker, under mu.
 	mu                            sync.Mutex
@@ -153,6 +166,8 @@ func (c *Console) Run(ctx context.Context) error {
 		return ev
 	})
 	c.stop = cancel
+	c.suspend = app.Suspend
+	defer func() { c.suspend = nil }()
 	var loops sync.WaitGroup
 	for _, loop := range []func(context.Context){c.buildLoop, c.workLoop} {
 		loops.Add(1)

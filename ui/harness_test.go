@@ -81,7 +81,7 @@ func (h *harness) keys(s string) {
 
 func namedKeys() map[string]tcell.Key {
 	return map[string]tcell.Key{"Enter": tcell.KeyEnter, "Esc": tcell.KeyEscape, "Tab": tcell.KeyTab, "Backtab": tcell.KeyBacktab,
-		"Ctrl-D": tcell.KeyCtrlD, "Ctrl-U": tcell.KeyCtrlU, "Down": tcell.KeyDown, "Up": tcell.KeyUp, "Backspace": tcell.KeyBackspace2,
+		"Ctrl-D": tcell.KeyCtrlD, "Ctrl-S": tcell.KeyCtrlS, "Ctrl-U": tcell.KeyCtrlU, "Down": tcell.KeyDown, "Up": tcell.KeyUp, "Backspace": tcell.KeyBackspace2,
 		"Right": tcell.KeyRight, "Left": tcell.KeyLeft, "PgDn": tcell.KeyPgDn}
 }
 

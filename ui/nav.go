@@ -18,6 +18,7 @@ func (c *Console) push(v view) {
 // pop goes back one view; the first view stays.
 func (c *Console) pop() {
 	if len(c.stack) > 1 {
+		closeView(c.top())
 		c.stack = c.stack[:len(c.stack)-1]
 		c.replan()
 	}
@@ -25,6 +26,9 @@ func (c *Console) pop() {
 
 // reset replaces every view with one (a ":" command).
 func (c *Console) reset(v view) {
+	for _, old := range c.stack {
+		closeView(old)
+	}
 	c.stack = []view{v}
 	c.replan()
 }
@@ -41,5 +45,12 @@ func (c *Console) setPalette(s *skin.Skin) {
 	c.pal = newPalette(s)
 	for _, v := range c.stack {
 		v.setPalette(c.pal)
+	}
+}
+
+// closeView stops what a view owns (a log stream) when it is left for good.
+func closeView(v view) {
+	if cl, ok := v.(interface{ close() }); ok {
+		cl.close()
 	}
 }

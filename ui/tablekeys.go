@@ -29,6 +29,13 @@ func (c *Console) tableKeys(p *pane) keymap {
 			help: "explain: why a pod is pending (per NodePool), why a node is or is not disrupted, what a NodePool's budgets allow now"})
 	}
 	switch k {
+	case model.KindPods, model.KindPending, model.KindTouched:
+		// Hinted in pod tables only: the dashboard's hint line is full; the help lists them.
+		hint := k == model.KindPods
+		km = append(km, action{key: runeKey('l'), name: "logs", help: "the selected pod's logs (picks a container when it has several)", hint: hint, do: func() { c.openLogs(p) }},
+			action{key: runeKey('s'), name: "shell", help: "a shell in the selected pod's container (bash, else sh), as kubectl exec -it; exit comes back", perm: permWrite, hint: hint, do: func() { c.openShell(p) }})
+	}
+	switch k {
 	case model.KindNodes, model.KindNodeClaims, model.KindTouched:
 		km = append(km,
 			action{key: runeKey('c'), name: "cordon", help: "cordon the selected node", perm: permWrite, hint: true, do: func() { c.cordon(p, true) }},

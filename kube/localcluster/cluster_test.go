@@ -73,6 +73,7 @@ func TestCluster(t *testing.T) {
 	t.Run("CRDs", func(t *testing.T) { testCRDs(t, c, all) })
 	t.Run("UnschedulablePod", func(t *testing.T) { testUnschedulablePod(t, client) })
 	t.Run("RegisterNodes", func(t *testing.T) { testRegisterNodes(t, c, client) })
+	t.Run("PodStreams", func(t *testing.T) { testPodStreams(t, c, client) })
 	t.Run("Stop", func(t *testing.T) { testStop(t, c) })
 }
 

@@ -13,6 +13,8 @@ type layout struct {
 	kwokConfig string
 	// kwokMetrics configures kwok's simulated kubelet resource metrics and pod usage.
 	kwokMetrics string
+	// kwokStreams configures kwok's pod logs and exec (kwokstreams.go).
+	kwokStreams string
 	creds       credentials
 
 	etcdPort, etcdPeerPort, apiserverPort, schedulerPort, controllerPort, kwokPort, metricsServerPort int
@@ -29,6 +31,7 @@ func newLayout(dir string, creds credentials) (layout, error) {
 		kubeconfig:        filepath.Join(dir, "kubeconfig"),
 		kwokConfig:        filepath.Join(dir, "kwok-stages.yaml"),
 		kwokMetrics:       filepath.Join(dir, "kwok-metrics.yaml"),
+		kwokStreams:       filepath.Join(dir, "kwok-streams.yaml"),
 		creds:             creds,
 		etcdPort:          ports[0],
 		etcdPeerPort:      ports[1],
@@ -135,6 +138,7 @@ func (l layout) kwokArgs() []string {
 		"--kubeconfig=" + l.kubeconfig,
 		"--config=" + l.kwokConfig,
 		"--config=" + l.kwokMetrics,
+		"--config=" + l.kwokStreams,
 		"--server-address=" + fmt.Sprintf("127.0.0.1:%d", l.kwokPort),
 		"--node-ip=127.0.0.1",
 		"--node-port=" + strconv.Itoa(l.kwokPort),

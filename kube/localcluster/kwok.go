@@ -4,6 +4,7 @@ import (
 	_ "embed" // for kwokStages and kwokMetrics
 	"fmt"
 	"os"
+	"time"
 )
 
 // The label that makes kwok play the kubelet of a Node: kwok keeps such a node Ready, renews its
@@ -40,12 +41,12 @@ const resourceMetricsPathAnnotation = "metrics.k8s.io/resource-metrics-path"
 // resourceMetricsPath is that path for the node name.
 func resourceMetricsPath(node string) string { return "/metrics/nodes/" + node + "/metrics/resource" }
 
-// writeKwokConfig writes the stage and metrics configuration kwok reads.
+// writeKwokConfig writes the stage, metrics, logs and exec configuration kwok reads.
 func writeKwokConfig(l layout) error {
 	for path, content := range map[string]string{l.kwokConfig: kwokStages, l.kwokMetrics: kwokMetrics} {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			return fmt.Errorf("localcluster: write kwok configuration %s: %w", path, err)
 		}
 	}
-	return nil
+	return writeKwokStreams(l, time.Now())
 }
