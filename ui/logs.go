@@ -357,13 +357,7 @@ func (v *logView) save() {
 // openLogs opens the logs of the selected pod: at once when it has one container, else
 // through a container picker.
 func (c *Console) openLogs(p *pane) {
-	s := selectionOf(p.selected())
-	if s.pod == nil {
-		c.flashWarn("l shows a pod's logs: select a pod")
-		return
-	}
-	ns, name := s.pod.Namespace, s.pod.Name
-	c.pickContainer("logs", s.pod, func(ctr string) {
+	c.withContainer(p, "l shows a pod's logs: select a pod", "logs", func(ns, name, ctr string) {
 		v := newLogView(c, ns, name, ctr)
 		c.push(v)
 		v.start()

@@ -87,3 +87,15 @@ func (c *Console) pickContainer(what string, pod *corev1.Pod, use func(ctr strin
 	}
 	c.push(v)
 }
+
+// withContainer runs open on the selected pod's container, picked when the pod has several
+// (what names the action in the picker); without a selected pod it flashes need.
+func (c *Console) withContainer(p *pane, need, what string, open func(namespace, pod, container string)) {
+	s := selectionOf(p.selected())
+	if s.pod == nil {
+		c.flashWarn(need)
+		return
+	}
+	ns, name := s.pod.Namespace, s.pod.Name
+	c.pickContainer(what, s.pod, func(ctr string) { open(ns, name, ctr) })
+}

@@ -82,13 +82,7 @@ func (ttyTerminal) Session(ctx context.Context, raw bool, run func(io.Reader, io
 // console is suspended (the terminal given back) for the session, and comes back when the
 // shell exits.
 func (c *Console) openShell(p *pane) {
-	s := selectionOf(p.selected())
-	if s.pod == nil {
-		c.flashWarn("s opens a shell in a pod: select a pod")
-		return
-	}
-	ns, name := s.pod.Namespace, s.pod.Name
-	c.pickContainer("shell", s.pod, func(ctr string) {
+	c.withContainer(p, "s opens a shell in a pod: select a pod", "shell", func(ns, name, ctr string) {
 		note, pipes := c.info.ShellNote, c.info.ShellPipes
 		session := func() {
 			err := c.opts.Terminal.Session(context.Background(), !pipes, func(in io.Reader, out io.Writer, sizes <-chan TerminalSize) error {
