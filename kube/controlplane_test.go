@@ -44,7 +44,7 @@ func TestControlPlane(t *testing.T) {
 	t.Logf("control plane ready in %.1f s", time.Since(begin).Seconds())
 	t.Cleanup(func() {
 		if t.Failed() {
-			logTails(t, c, 20)
+			t.Log(c.LogTails(20))
 		}
 		if err := c.Stop(); err != nil {
 			t.Errorf("stop the control plane: %v", err)

@@ -1,8 +1,6 @@
 package kube_test
 
 import (
-	"os"
-	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -11,7 +9,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
-	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
 // createNamespace creates a namespace for one subtest.
@@ -55,19 +52,5 @@ func testNodeClaim(prefix string, pool *karpv1.NodePool) *karpv1.NodeClaim {
 				Key: "karpenter.sh/capacity-type", Operator: corev1.NodeSelectorOpIn, Values: []string{"on-demand"},
 			}},
 		},
-	}
-}
-
-// logTails logs the end of every component's log, to explain a failure.
-func logTails(t *testing.T, c *localcluster.Cluster, lines int) {
-	t.Helper()
-	for _, comp := range c.Components() {
-		data, err := os.ReadFile(comp.Log)
-		if err != nil {
-			t.Logf("%s: %v", comp.Name, err)
-			continue
-		}
-		all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-		t.Logf("--- last %d lines of %s ---\n%s", lines, comp.Log, strings.Join(all[max(0, len(all)-lines):], "\n"))
 	}
 }

@@ -1,7 +1,10 @@
 package localcluster
 
 import (
+	"fmt"
 	"log/slog"
+	"os"
+	"strings"
 	"sync"
 
 	"k8s.io/client-go/rest"
@@ -49,4 +52,19 @@ func (c *Cluster) Components() []Component {
 		out = append(out, Component{Name: p.name, PID: p.pid(), Log: p.logPath})
 	}
 	return out
+}
+
+// LogTails is the last lines of every component's log, to explain a failure.
+func (c *Cluster) LogTails(lines int) string {
+	var b strings.Builder
+	for _, comp := range c.Components() {
+		data, err := os.ReadFile(comp.Log)
+		if err != nil {
+			fmt.Fprintf(&b, "%s: %v\n", comp.Name, err)
+			continue
+		}
+		all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		fmt.Fprintf(&b, "--- last %d lines of %s ---\n%s\n", lines, comp.Log, strings.Join(all[max(0, len(all)-lines):], "\n"))
+	}
+	return b.String()
 }

@@ -50,7 +50,7 @@ func TestCluster(t *testing.T) {
 	t.Logf("start to ready: %.2f s (with %d CRDs)", time.Since(begin).Seconds(), len(all))
 	t.Cleanup(func() {
 		if t.Failed() {
-			logTails(t, c, 30)
+			t.Log(c.LogTails(30))
 		}
 		if err := c.Stop(); err != nil {
 			t.Errorf("Stop: %v", err)

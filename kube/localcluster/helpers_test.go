@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"testing"
 )
 
 // processState returns the state letter of process pid from /proc (R, S, Z...), or "" if it does
@@ -50,18 +49,4 @@ func rssMiB(pid int) (float64, error) {
 		}
 	}
 	return 0, fmt.Errorf("pid %d: no VmRSS in /proc/%d/status", pid, pid)
-}
-
-// logTails logs the last lines of every component's log, to explain a failure.
-func logTails(t *testing.T, c *Cluster, lines int) {
-	t.Helper()
-	for _, comp := range c.Components() {
-		data, err := os.ReadFile(comp.Log)
-		if err != nil {
-			t.Logf("%s: %v", comp.Name, err)
-			continue
-		}
-		all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-		t.Logf("--- last %d lines of %s ---\n%s", lines, comp.Log, strings.Join(all[max(0, len(all)-lines):], "\n"))
-	}
 }
