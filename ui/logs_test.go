@@ -1,6 +1,8 @@
 package ui_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/nodepilot/nodepilot/internal/eventually"
 	"github.com/nodepilot/nodepilot/ui/uitest"
 )
 
@@ -17,24 +20,15 @@ import (
 // own goroutine.
 func (h *harness) eventually(texts ...string) {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	eventually.True(h.t, 10*time.Second, fmt.Sprintf("the screen showing %q", texts), func(context.Context) (bool, string) {
 		screen := h.draw()
-		missing := ""
 		for _, s := range texts {
 			if !strings.Contains(screen, s) {
-				missing = s
-				break
+				return false, fmt.Sprintf("no %q in\n%s", s, screen)
 			}
 		}
-		if missing == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("the screen never showed %q:\n%s", missing, screen)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return true, ""
+	})
 }
 
 // sidecarPod adds a running pod with an init container and two containers.

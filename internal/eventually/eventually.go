@@ -43,9 +43,12 @@ func Wait(ctx context.Context, timeout time.Duration, what string, cond func(ctx
 			return &TimeoutError{What: what, Timeout: timeout, Last: state}
 		case <-time.After(poll):
 		}
-		poll = min(2*poll, maxPoll)
+		poll = nextPoll(poll)
 	}
 }
+
+// nextPoll is the wait after one of poll: twice as long, up to maxPoll.
+func nextPoll(poll time.Duration) time.Duration { return min(2*poll, maxPoll) }
 
 // TimeoutError says what was awaited in vain, for how long, and the state last seen.
 type TimeoutError struct {
