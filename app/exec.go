@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/remotecommand"
@@ -22,12 +23,17 @@ func (c *Console) Logs(ctx context.Context, namespace, pod string, opts ui.LogOp
 	return kube.PodLogs(ctx, c.app.Clients.Kube, namespace, pod, o)
 }
 
-// Exec implements ui.Backend through kube.Exec; refused unless the App runs live.
+// Exec implements ui.Backend through kube.Exec, as an action of the executor: refused in
+// read-only and dry-run (the clients refuse it too, kube.RefuseWrites) and journaled.
 func (c *Console) Exec(ctx context.Context, namespace, pod string, opts ui.ExecOptions) error {
-	if m := c.app.opts.mode(); m != executor.Live {
-		// The clients refuse it too (kube.RefuseWrites); this says so before dialing.
-		return fmt.Errorf("exec in pod %s/%s refused: nodepilot runs %s, and a shell can change anything", namespace, pod, m)
-	}
+	name := namespace + "/" + pod
+	a := executor.Action{Kind: executor.ExecInPod, Object: "pod/" + name,
+		Message: fmt.Sprintf("exec %q in pod %s container %q (console)", strings.Join(opts.Command, " "), name, opts.Container)}
+	return c.app.Executor.Do(ctx, a, func(ctx context.Context) error { return c.exec(ctx, namespace, pod, opts) })
+}
+
+// exec runs the command over the API server's streaming protocol.
+func (c *Console) exec(ctx context.Context, namespace, pod string, opts ui.ExecOptions) error {
 	so := remotecommand.StreamOptions{Stdin: opts.Stdin, Stdout: opts.Stdout, Tty: opts.TTY}
 	if !opts.TTY {
 		so.Stderr = opts.Stderr

@@ -63,6 +63,9 @@ const (
 	DeleteInstanceProfile Kind = "DeleteInstanceProfile"
 	UpdateNodeClass       Kind = "UpdateNodeClass"
 	UpdateNodePool        Kind = "UpdateNodePool"
+	// ExecInPod runs a command in a pod's container (the console's shell): not a write itself,
+	// but the command can change anything, so it is held to the same modes and journaled.
+	ExecInPod Kind = "ExecInPod"
 )
 
 // Action is one write: what it does, to which object, in an operator's words.
