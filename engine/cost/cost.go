@@ -67,22 +67,35 @@ func (s *Summary) add(p Price, ok bool) {
 	s.Synthetic = s.Synthetic || p.Source.Synthetic()
 }
 
-// Fleet sums the cost of a snapshot's nodes: in total, per NodePool ("" for unmanaged nodes) and
-// per capacity type.
+// Fleet sums the cost of a snapshot's nodes: in total, per NodePool ("" for nodes without one)
+// and per capacity type. A node belongs to the NodePool and capacity type its labels name, the
+// NodePool as state.Snapshot.PoolUsage counts it.
 type Fleet struct {
 	Total          Summary
 	ByNodePool     map[string]*Summary
 	ByCapacityType map[string]*Summary
 }
 
+// NewFleet returns an empty Fleet to Add nodes to.
+func NewFleet() Fleet {
+	return Fleet{ByNodePool: map[string]*Summary{}, ByCapacityType: map[string]*Summary{}}
+}
+
+// Add counts a node at its price; ok false counts it unpriced. Callers that price nodes their
+// own way (the console, through its backend) sum them here, so every total groups nodes alike.
+func (f *Fleet) Add(sn *state.Node, p Price, ok bool) {
+	capacityType, _ := sn.Placement()
+	f.Total.add(p, ok)
+	group(f.ByNodePool, sn.NodePool()).add(p, ok)
+	group(f.ByCapacityType, capacityType).add(p, ok)
+}
+
 // FleetOf prices every node of a snapshot.
 func FleetOf(snap *state.Snapshot, types Types) Fleet {
-	f := Fleet{ByNodePool: map[string]*Summary{}, ByCapacityType: map[string]*Summary{}}
+	f := NewFleet()
 	for _, sn := range snap.Nodes {
 		p, ok := Node(sn, types)
-		f.Total.add(p, ok)
-		group(f.ByNodePool, sn.NodePool()).add(p, ok)
-		group(f.ByCapacityType, p.CapacityType).add(p, ok)
+		f.Add(sn, p, ok)
 	}
 	return f
 }

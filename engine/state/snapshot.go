@@ -197,7 +197,9 @@ type PoolUsage struct {
 	Capacity corev1.ResourceList
 }
 
-// PoolUsage sums, per NodePool, its nodes and their capacity.
+// PoolUsage sums, per NodePool, its nodes and their capacity. It is the one count of a NodePool's
+// usage: its status, its metric and the console read it. A node counts toward the NodePool its
+// karpenter.sh/nodepool label names, managed or not, as Karpenter's cluster state counts it.
 func (s *Snapshot) PoolUsage() map[string]PoolUsage {
 	out := map[string]PoolUsage{}
 	for _, sn := range s.Nodes {

@@ -27,7 +27,6 @@ type Fleet struct {
 type priceSources struct {
 	kinds map[string]bool
 	asOf  time.Time
-	synth bool
 }
 
 func (p *priceSources) add(s cloudprovider.PriceSource) {
@@ -38,7 +37,6 @@ func (p *priceSources) add(s cloudprovider.PriceSource) {
 	if !s.AsOf.IsZero() && (p.asOf.IsZero() || s.AsOf.Before(p.asOf)) {
 		p.asOf = s.AsOf
 	}
-	p.synth = p.synth || s.Synthetic()
 }
 
 func (p *priceSources) fill(f *Fleet) {
@@ -46,5 +44,5 @@ func (p *priceSources) fill(f *Fleet) {
 		f.Sources = append(f.Sources, k)
 	}
 	slices.Sort(f.Sources)
-	f.AsOf, f.Synthetic = p.asOf, p.synth
+	f.AsOf = p.asOf
 }

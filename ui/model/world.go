@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/rightsizing"
@@ -81,8 +82,8 @@ func New(in Input) *World {
 		}
 	}
 	var sources priceSources
-	w.buildNodes(in, in.Cache.nodeFacts(snap.Nodes), &sources)
-	w.buildPools()
+	fleet := w.buildNodes(in, in.Cache.nodeFacts(snap.Nodes), &sources)
+	w.buildPools(fleet)
 	w.Pending = pendingOf(pending, in.Provisioning)
 	for i := range w.Pending {
 		w.Pending[i].CPU, w.Pending[i].Mem = w.Requests(w.Pending[i].Pod)
@@ -103,7 +104,9 @@ func (w *World) ZoneIndex(zone string) int {
 	return i
 }
 
-func (w *World) buildNodes(in Input, facts []nodeFacts, sources *priceSources) {
+// buildNodes makes the node rows and the fleet's totals, and returns what the nodes cost by
+// NodePool.
+func (w *World) buildNodes(in Input, facts []nodeFacts, sources *priceSources) cost.Fleet {
 	seen := map[string]bool{}
 	for _, f := range facts {
 		if f.zone != "" && !seen[f.zone] {
@@ -112,7 +115,7 @@ func (w *World) buildNodes(in Input, facts []nodeFacts, sources *priceSources) {
 		}
 	}
 	slices.Sort(w.Zones)
-	w.Fleet.ByCapacityType = map[string]int{}
+	fleet := cost.NewFleet()
 	w.Nodes = make([]*render.Node, len(w.Snapshot.Nodes))
 	all := make([]render.Node, len(w.Snapshot.Nodes))
 	for i, sn := range w.Snapshot.Nodes {
@@ -128,44 +131,48 @@ func (w *World) buildNodes(in Input, facts []nodeFacts, sources *priceSources) {
 		if w.Usage.Has() {
 			n.Used, n.HasUse = w.Usage.Nodes[n.Name]
 		}
+		var price cost.Price
 		if in.Price != nil {
-			if p, ok := in.Price(sn); ok {
-				n.PerHour, n.Priced = p.PerHour, true
-				sources.add(p.Source)
+			if price, n.Priced = in.Price(sn); n.Priced {
+				n.PerHour = price.PerHour
+				sources.add(price.Source)
 			}
 		}
+		fleet.Add(sn, price, n.Priced)
 		if in.WhyNot != nil {
 			if e, ok := in.WhyNot(n.Name); ok {
 				n.Blocked, n.BlockedMessage, n.BlockedUntil = e.Reason, e.Message, e.Until
 			}
 		}
-		if n.Priced {
-			w.Fleet.PerHour += n.PerHour
-		} else {
-			w.Fleet.Unpriced++
-		}
-		w.Fleet.ByCapacityType[n.CapacityType]++
 		w.Nodes[i] = n
 		w.nodeByName[n.Name] = n
 	}
+	w.Fleet.PerHour, w.Fleet.Unpriced, w.Fleet.Synthetic = fleet.Total.PerHour, fleet.Total.Unpriced, fleet.Total.Synthetic
+	w.Fleet.ByCapacityType = make(map[string]int, len(fleet.ByCapacityType))
+	for capacityType, s := range fleet.ByCapacityType {
+		w.Fleet.ByCapacityType[capacityType] = s.Nodes
+	}
+	return fleet
 }
 
-func (w *World) buildPools() {
+// buildPools totals each NodePool: its usage as its status counts it (Snapshot.PoolUsage), what
+// its nodes cost and what they use.
+func (w *World) buildPools(fleet cost.Fleet) {
+	usage := w.Snapshot.PoolUsage()
 	w.Pools = make([]render.NodePool, len(w.Snapshot.NodePools))
 	for i, np := range w.Snapshot.NodePools {
-		w.Pools[i] = render.NodePool{Pool: np}
+		u := usage[np.Name]
+		p := render.NodePool{Pool: np, Nodes: int(u.Nodes)}
+		p.CPU, p.Mem = render.Resources(u.Capacity)
+		if s := fleet.ByNodePool[np.Name]; s != nil {
+			p.PerHour = s.PerHour
+		}
+		w.Pools[i] = p
 		w.poolByName[np.Name] = i
 	}
 	for _, n := range w.Nodes {
-		i, ok := w.poolByName[n.NodePool]
-		if !ok || !n.State.Managed() {
-			continue
-		}
-		p := &w.Pools[i]
-		p.Nodes++
-		p.CPU, p.Mem = p.CPU+n.CPUCapacity, p.Mem+n.MemCapacity
-		p.PerHour += n.PerHour
-		if n.HasUse {
+		if i, ok := w.poolByName[n.NodePool]; ok && n.HasUse {
+			p := &w.Pools[i]
 			p.Used, p.HasUse = p.Used.Add(n.Used), true
 		}
 	}
