@@ -172,6 +172,37 @@ func TestConsolidationReplacesAnOversizedNodeWithACheaperOne(t *testing.T) {
 	}
 }
 
+// TestReplacementUnderATightLimit: a NodePool whose limit holds its node but not the node and a
+// replacement together still consolidates, as Karpenter does: the candidate leaves the NodePool's
+// usage in the simulation and once taken, so the cheaper replacement launches under the limit.
+func TestReplacementUnderATightLimit(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(0), enginetest.Limit(corev1.ResourceCPU, "9"))
+	h.Deployment("big", 1, enginetest.Resources("6", ""))
+	h.Deployment("small", 1, enginetest.Resources("500m", ""))
+	h.Advance(time.Minute, time.Second)
+	nodes := h.managedNodes()
+	if len(nodes) != 1 {
+		t.Fatalf("want one node to start from, got %d", len(nodes))
+	}
+	if cpu := nodes[0].Capacity()[corev1.ResourceCPU]; cpu.Value() != 8 {
+		t.Fatalf("want a node of 8 CPUs to start from, got %s", cpu.String())
+	}
+	before := h.HourlyCost()
+	h.Scale("big", 0)
+	h.Advance(3*time.Minute, time.Second)
+	d := h.decisions(false)
+	if len(d) == 0 || d[len(d)-1].Decision != "replace" {
+		t.Fatalf("want a replace decision, got %+v", d)
+	}
+	if after := h.HourlyCost(); after >= before {
+		t.Errorf("fleet costs $%.4f/h after consolidation, $%.4f/h before", after, before)
+	}
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestMultiNodeConsolidationMergesUnderusedNodes(t *testing.T) {
 	h := newHarness(t)
 	h.NodePool("default", consolidateAfter(0), budgets(budget("100%")))

@@ -143,8 +143,10 @@ func (s *simulator) place(cands []*Candidate) ([]*scheduling.NodeClaim, *block) 
 	exclude := map[string]bool{}
 	moving := map[*corev1.Pod]bool{}
 	var podsToPlace []*corev1.Pod
+	leaving := make([]*state.Node, 0, len(cands))
 	for _, c := range cands {
 		exclude[c.Name()] = true
+		leaving = append(leaving, c.Node)
 		for _, p := range c.Reschedulable {
 			moving[p] = true
 			podsToPlace = append(podsToPlace, p)
@@ -158,7 +160,8 @@ func (s *simulator) place(cands []*Candidate) ([]*scheduling.NodeClaim, *block) 
 			nodes = append(nodes, n)
 		}
 	}
-	results := s.prepared.Solve(podsToPlace, nodes)
+	// As Karpenter's simulation, the candidates no longer count against their NodePools' limits.
+	results := s.prepared.Solve(podsToPlace, nodes, provisioning.LimitUsage(leaving, s.cat))
 	for _, pe := range results.Unschedulable {
 		if moving[pe.Pod] {
 			why := "it fits nowhere"

@@ -94,10 +94,20 @@ func (e *Env) CheckNoDisruptedTaints() error {
 }
 
 // CheckNodePoolLimits fails for every NodePool whose NodeClaims' capacity (as launched) exceeds
-// one of its limits.
+// one of its limits. As Karpenter's limits, it leaves out the NodeClaims on their way out: being
+// deleted, or taken by a disruption command (whose replacements may launch meanwhile).
 func (e *Env) CheckNodePoolLimits() error {
+	leaving := map[string]bool{}
+	for _, sn := range e.Cluster.Snapshot().Nodes {
+		if sn.NodeClaim != nil && sn.MarkedForDeletion {
+			leaving[sn.NodeClaim.Name] = true
+		}
+	}
 	used := map[string]corev1.ResourceList{}
 	for _, nc := range e.API.nodeClaimsShared() {
+		if nc.DeletionTimestamp != nil || leaving[nc.Name] {
+			continue
+		}
 		pool := nc.Labels[karpv1.NodePoolLabelKey]
 		if used[pool] == nil {
 			used[pool] = corev1.ResourceList{}

@@ -66,12 +66,7 @@ func LoadCatalog(ctx context.Context, cloud cloudprovider.CloudProvider, snap *s
 func Problem(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts scheduling.Options, wellKnown []string, exclude map[string]bool) *scheduling.Input {
 	in := &scheduling.Input{Pods: podsToPlace, DaemonSets: snap.DaemonSets, Options: opts, WellKnownLabels: wellKnown,
 		Unlaunchable: cat.Unlaunchable}
-	usage := map[string]corev1.ResourceList{}
-	for _, sn := range snap.Nodes {
-		if pool := sn.NodePool(); pool != "" {
-			usage[pool] = add(usage[pool], Capacity(sn, cat))
-		}
-	}
+	usage := LimitUsage(snap.Nodes, cat)
 	names := make([]string, 0, len(cat.Pools))
 	for name := range cat.Pools {
 		names = append(names, name)
@@ -122,6 +117,18 @@ func Replan(snap *state.Snapshot, cat *Catalog, opts scheduling.Options, wellKno
 		in.NodePools[i].Usage = nil
 	}
 	return in
+}
+
+// LimitUsage is what nodes hold against their NodePools' limits, by NodePool: the Capacity of
+// those that count toward one (state.Node.UsageOf, Karpenter's rule: none marked for deletion).
+func LimitUsage(nodes []*state.Node, cat *Catalog) map[string]corev1.ResourceList {
+	usage := map[string]corev1.ResourceList{}
+	for _, sn := range nodes {
+		if pool := sn.UsageOf(); pool != "" {
+			usage[pool] = add(usage[pool], Capacity(sn, cat))
+		}
+	}
+	return usage
 }
 
 // Capacity is what a node holds against its NodePool's limits: its capacity, or before it

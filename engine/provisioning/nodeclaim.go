@@ -99,21 +99,18 @@ func specRequirements(reqs requirements.Requirements, types []string) []karpv1.N
 func total(a, b corev1.ResourceList) corev1.ResourceList { return add(a, b) }
 
 // limitCheck admits new NodeClaims only while their NodePool's limits hold against what its
-// nodes hold now plus what this pass already created, each counted at its largest option.
+// nodes hold now (LimitUsage) plus what this pass already created, each counted at its largest
+// option (an unlaunched NodeClaim too, where Karpenter counts it only once launched: stricter,
+// so that two passes cannot race past a limit).
 type limitCheck struct {
 	limits map[string]corev1.ResourceList
 	used   map[string]corev1.ResourceList
 }
 
 func newLimitCheck(snap *state.Snapshot, cat *Catalog) *limitCheck {
-	lc := &limitCheck{limits: map[string]corev1.ResourceList{}, used: map[string]corev1.ResourceList{}}
+	lc := &limitCheck{limits: map[string]corev1.ResourceList{}, used: LimitUsage(snap.Nodes, cat)}
 	for name, pt := range cat.Pools {
 		lc.limits[name] = corev1.ResourceList(pt.NodePool.Spec.Limits)
-	}
-	for _, sn := range snap.Nodes {
-		if pool := sn.NodePool(); pool != "" {
-			lc.used[pool] = add(lc.used[pool], Capacity(sn, cat))
-		}
 	}
 	return lc
 }

@@ -57,7 +57,7 @@ type rejectCache struct {
 }
 
 // Solve places the pods of in and explains those it cannot place.
-func Solve(in *Input) *Results { return Prepare(in).Solve(in.Pods, in.Nodes) }
+func Solve(in *Input) *Results { return Prepare(in).Solve(in.Pods, in.Nodes, nil) }
 
 // Prepared is the part of a solve that depends only on the NodePools, the DaemonSets and which
 // resources exist: the instance types of each NodePool narrowed, priced and reduced by DaemonSet
@@ -151,9 +151,12 @@ func (p *Prepared) NoInstanceTypes() []string {
 	return out
 }
 
-// Solve places pods on nodes and new NodeClaims. Solves of one Prepared must not run concurrently.
-func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode) *Results {
-	s := newScheduler(p, nodes)
+// Solve places pods on nodes and new NodeClaims. freed, when not nil, is capacity that no longer
+// counts against each NodePool's limits: the nodes a disruption simulation takes away, which
+// Karpenter's simulation leaves out of the NodePools' usage. Solves of one Prepared must not run
+// concurrently.
+func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode, freed map[string]corev1.ResourceList) *Results {
+	s := newScheduler(p, nodes, freed)
 	queued := s.prepare(pods)
 	q := newQueue(queued)
 	opts := p.in.Options
@@ -197,13 +200,13 @@ func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode) *Results {
 	return s.results(left, timedOut)
 }
 
-func newScheduler(p *Prepared, nodes []ExistingNode) *scheduler {
+func newScheduler(p *Prepared, nodes []ExistingNode, freed map[string]corev1.ResourceList) *scheduler {
 	s := &scheduler{prep: p, in: p.in, nodes: nodes, space: p.space, templates: p.templates, topo: newTopology(),
 		rejects: map[uint64]*rejectCache{}, seed: maphash.MakeSeed(), failed: map[*podData]string{}, ignored: map[*podData]error{},
 		wellKnown: p.wellKnown, preferNoSchedule: p.preferNoSchedule, domainReqs: make([][]*requirements.Requirement, len(p.templates))}
 	s.topo.wellKnown = s.wellKnown
 	for _, t := range s.templates {
-		s.remaining = append(s.remaining, s.limitsOf(t.pool))
+		s.remaining = append(s.remaining, s.limitsOf(t.pool, freed[t.pool.Name]))
 	}
 	return s
 }
@@ -268,8 +271,9 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 // adding reservations back to it stays exact.
 const unlimited = maxValue / 4
 
-// limitsOf is what a NodePool's limits still allow; dimensions without a limit are unbounded.
-func (s *scheduler) limitsOf(np *NodePool) vec {
+// limitsOf is what a NodePool's limits still allow beyond its usage, less freed; dimensions
+// without a limit are unbounded.
+func (s *scheduler) limitsOf(np *NodePool, freed corev1.ResourceList) vec {
 	if len(np.Limits) == 0 {
 		return nil
 	}
@@ -282,6 +286,7 @@ func (s *scheduler) limitsOf(np *NodePool) vec {
 		v[s.space.index[name]] = min(value(name, q), unlimited)
 	}
 	v.subInPlace(s.space.vec(np.Usage))
+	v.addInPlace(s.space.vec(freed))
 	return v
 }
 

@@ -19,7 +19,7 @@ import (
 func StaticNodeClaim(np *karpv1.NodePool, types []*cloudprovider.InstanceType, daemonSets []*appsv1.DaemonSet, wellKnown []string) *NodeClaim {
 	p := Prepare(&Input{NodePools: []NodePool{FromNodePool(np, types, nil)}, DaemonSets: daemonSets,
 		WellKnownLabels: wellKnown, Options: DefaultOptions()})
-	s := newScheduler(p, nil)
+	s := newScheduler(p, nil, nil)
 	nc := newNodeClaim(s, p.templates[0])
 	if nc.types.count() == 0 {
 		return nil

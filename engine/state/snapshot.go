@@ -197,13 +197,23 @@ type PoolUsage struct {
 	Capacity corev1.ResourceList
 }
 
-// PoolUsage sums, per NodePool, its nodes and their capacity. It is the one count of a NodePool's
-// usage: its status, its metric and the console read it. A node counts toward the NodePool its
-// karpenter.sh/nodepool label names, managed or not, as Karpenter's cluster state counts it.
+// UsageOf names the NodePool whose usage and limits the node counts toward, or "" when it counts
+// toward none. As Karpenter's cluster state counts: the NodePool its karpenter.sh/nodepool label
+// names, managed or not, unless the node is marked for deletion (being deleted, or taken by a
+// disruption command), so that a replacement may launch while its candidate still runs.
+func (n *Node) UsageOf() string {
+	if n.MarkedForDeletion {
+		return ""
+	}
+	return n.NodePool()
+}
+
+// PoolUsage sums, per NodePool, the nodes that count toward it (Node.UsageOf) and their capacity.
+// It is the one count of a NodePool's usage: its status, its metric and the console read it.
 func (s *Snapshot) PoolUsage() map[string]PoolUsage {
 	out := map[string]PoolUsage{}
 	for _, sn := range s.Nodes {
-		pool := sn.NodePool()
+		pool := sn.UsageOf()
 		if pool == "" {
 			continue
 		}

@@ -16,8 +16,8 @@ import (
 
 // TestPoolUsageIsTheStatus checks that the console's NodePool totals are what the NodePool's
 // status says (status.nodes and status.resources, which karpenter_nodepools_usage reports too):
-// every node labelled with the NodePool counts, managed or not, as Karpenter's cluster state
-// counts it. The console once counted managed nodes only.
+// every node labelled with the NodePool counts, managed or not, except those marked for deletion,
+// as Karpenter's cluster state counts them. The console once counted managed nodes only.
 func TestPoolUsageIsTheStatus(t *testing.T) {
 	capacity := func(cpu, mem string) corev1.ResourceList {
 		return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(mem)}
@@ -39,6 +39,8 @@ func TestPoolUsageIsTheStatus(t *testing.T) {
 	inFlight := &state.Node{NodeClaim: claim("default-b", "default", "", capacity("2", "8Gi"))}
 	unmanaged := &state.Node{Node: node("joined-by-hand", "default", "aws:///i-2", capacity("8", "32Gi"))}
 	unlabelled := &state.Node{Node: node("system", "", "aws:///i-3", capacity("2", "4Gi"))}
+	leaving := &state.Node{Node: node("leaving", "default", "aws:///i-4", capacity("16", "64Gi")),
+		NodeClaim: claim("default-c", "default", "aws:///i-4", capacity("16", "64Gi")), MarkedForDeletion: true}
 
 	for _, tc := range []struct {
 		name      string
@@ -50,6 +52,7 @@ func TestPoolUsageIsTheStatus(t *testing.T) {
 		{name: "managed and in flight", nodes: []*state.Node{managed, inFlight}, wantNodes: 2, wantCPU: 6000, wantMemGi: 24},
 		{name: "an unmanaged node labelled with the NodePool", nodes: []*state.Node{managed, unmanaged}, wantNodes: 2, wantCPU: 12000, wantMemGi: 48},
 		{name: "a node of no NodePool", nodes: []*state.Node{managed, unlabelled}, wantNodes: 1, wantCPU: 4000, wantMemGi: 16},
+		{name: "a node marked for deletion", nodes: []*state.Node{managed, leaving}, wantNodes: 1, wantCPU: 4000, wantMemGi: 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			np := &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: "default"}}

@@ -48,7 +48,8 @@ func TestFleet(t *testing.T) {
 	if !slices.Equal(f.Sources, []string{"pricing-api", "synthetic"}) || !f.Synthetic || f.Unpriced != 0 {
 		t.Errorf("prices: %+v", f)
 	}
-	if p, ok := w.Pool("default"); !ok || p.Nodes != 8 || p.CPU != 20000 {
+	// The default pool has eight nodes; the one marked for deletion (4 CPUs) no longer counts.
+	if p, ok := w.Pool("default"); !ok || p.Nodes != 7 || p.CPU != 16000 {
 		t.Errorf("default pool: %+v", p)
 	}
 	if p, _ := w.Pool("gpu"); p.Nodes != 1 || p.PerHour != 1.006 {
