@@ -178,7 +178,10 @@ func findPod(w *model.World, name string) *corev1.Pod {
 // the cluster has (namespaces, NodePools, zones, capacity types, nodes).
 func (c *Console) completeLine(text string) string {
 	fields := strings.Fields(text)
-	if len(fields) <= 1 && !strings.HasSuffix(text, " ") {
+	if len(fields) == 0 {
+		return ""
+	}
+	if len(fields) == 1 && !strings.HasSuffix(text, " ") {
 		return complete(text)
 	}
 	cmd, ok := findCommand(fields[0])
