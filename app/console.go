@@ -200,14 +200,19 @@ const checkContextTimeout = 5 * time.Second
 
 // CheckContext implements ui.Backend: it builds the context's client configuration from the App's
 // kubeconfig and asks the API server for /version, so that a context that does not exist or does
-// not answer is refused while this App still runs.
+// not answer is refused while this App still runs. Unless read-only, the context must also name
+// an EKS cluster (kube.EKSCluster): the App for it would refuse to start without the cluster's
+// name, which tags instances.
 func (c *Console) CheckContext(ctx context.Context, name string) error {
 	return c.checkContext(ctx, name, checkContextTimeout)
 }
 
-// checkContext asks the API server of a context for /version within timeout; the error names
-// the context.
+// checkContext is CheckContext, the API server given timeout to answer; the error names the
+// context.
 func (c *Console) checkContext(ctx context.Context, name string, timeout time.Duration) error {
+	if cluster, _ := kube.EKSCluster(c.app.opts.Kubeconfig, name); cluster == "" && !c.app.opts.ReadOnly {
+		return fmt.Errorf("context %s names no EKS cluster, and the autoscaler needs the cluster's name to tag instances: quit and run nodepilot --context %s --cluster-name NAME", name, name)
+	}
 	cfg, err := kube.RESTConfig(c.app.opts.Kubeconfig, name)
 	if err != nil {
 		return fmt.Errorf("context %s: %w", name, err)

@@ -17,6 +17,7 @@ import (
 
 // TestCheckContext: a context whose API server answers /version passes; one that is unknown,
 // refuses connections or does not answer in time fails with an error naming it and the cause.
+// Unless read-only, a context must name an EKS cluster too.
 func TestCheckContext(t *testing.T) {
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/version" {
@@ -43,24 +44,32 @@ func TestCheckContext(t *testing.T) {
 		cfg.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
 		cfg.AuthInfos[name] = &clientcmdapi.AuthInfo{Token: "token"}
 	}
+	eksCluster := "arn:aws:eks:eu-west-1:123456789012:cluster/prod-eu"
+	cfg.Clusters[eksCluster] = &clientcmdapi.Cluster{Server: up.URL}
+	cfg.Contexts["eks"] = &clientcmdapi.Context{Cluster: eksCluster, AuthInfo: "up"}
 	cfg.CurrentContext = "up"
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
 		t.Fatal(err)
 	}
-	c := (&App{opts: Options{Kubeconfig: path}}).Console("up")
+	readOnly := (&App{opts: Options{Kubeconfig: path, ReadOnly: true}}).Console("up")
+	acting := (&App{opts: Options{Kubeconfig: path}}).Console("up")
 
 	for _, tc := range []struct {
 		context string
+		c       *Console
 		wantErr []string // the error contains each; none: no error
 	}{
-		{context: "up"},
-		{context: "down", wantErr: []string{"context down: ", down.URL, "connection refused"}},
-		{context: "hung", wantErr: []string{"context hung: ", hung.URL, "exceeded"}},
-		{context: "forbidden", wantErr: []string{"context forbidden: ", "forbidden"}},
-		{context: "nosuch", wantErr: []string{"context nosuch: ", `context "nosuch" does not exist`}},
+		{context: "up", c: readOnly},
+		{context: "down", c: readOnly, wantErr: []string{"context down: ", down.URL, "connection refused"}},
+		{context: "hung", c: readOnly, wantErr: []string{"context hung: ", hung.URL, "exceeded"}},
+		{context: "forbidden", c: readOnly, wantErr: []string{"context forbidden: ", "forbidden"}},
+		{context: "nosuch", c: readOnly, wantErr: []string{"context nosuch: ", `context "nosuch" does not exist`}},
+		{context: "eks", c: acting},
+		{context: "up", c: acting, wantErr: []string{"context up names no EKS cluster", "nodepilot --context up --cluster-name NAME"}},
 	} {
-		t.Run(tc.context, func(t *testing.T) {
+		t.Run(tc.context+map[bool]string{true: " read-only", false: ""}[tc.c == readOnly], func(t *testing.T) {
+			c := tc.c
 			start := time.Now()
 			err := c.checkContext(context.Background(), tc.context, 300*time.Millisecond)
 			if took := time.Since(start); took > 5*time.Second {
@@ -83,8 +92,8 @@ func TestCheckContext(t *testing.T) {
 		})
 	}
 
-	names, current, err := c.Contexts()
-	if err != nil || !slices.Equal(names, []string{"down", "forbidden", "hung", "up"}) || current != "up" {
-		t.Errorf("Contexts = %q, %q, %v; want the four sorted, up current", names, current, err)
+	names, current, err := acting.Contexts()
+	if err != nil || !slices.Equal(names, []string{"down", "eks", "forbidden", "hung", "up"}) || current != "up" {
+		t.Errorf("Contexts = %q, %q, %v; want the five sorted, up current", names, current, err)
 	}
 }

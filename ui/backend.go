@@ -63,8 +63,9 @@ type Backend interface {
 	// Contexts are the kubeconfig's context names, sorted, and the one the console is on (:ctx).
 	Contexts() (names []string, current string, err error)
 	// CheckContext checks that the console can switch to a context before anything of the
-	// current one is stopped: the kubeconfig has it and its API server answers /version within
-	// a few seconds. The error names the context and the cause.
+	// current one is stopped: the kubeconfig has it, its API server answers /version within a
+	// few seconds, and the backend has what it needs to run there (an acting autoscaler, the
+	// cluster's name). The error names the context and the cause.
 	CheckContext(ctx context.Context, name string) error
 
 	// Pause stops the autoscaler from acting (it keeps watching) until Resume.
