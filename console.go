@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -102,11 +103,11 @@ func needTerminal() error {
 }
 
 // runConsole runs the console over a backend until the user quits or ctx ends, reloading the
-// skin when its file changes.
-func runConsole(ctx context.Context, b ui.Backend, ref string, s *skin.Skin, mouse bool, logger *slog.Logger) error {
+// skin when its file changes. flash, when not "", is the message it opens with.
+func runConsole(ctx context.Context, b ui.Backend, ref string, s *skin.Skin, mouse bool, logger *slog.Logger, flash string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := ui.New(b, s, ui.Options{SkinName: ref, Mouse: mouse})
+	c := ui.New(b, s, ui.Options{SkinName: ref, Mouse: mouse, Flash: flash})
 	go func() {
 		if err := skin.Watch(ctx, ref, c.SetSkin); err != nil {
 			logger.Warn("not watching the skin file for changes", "skin", ref, "error", err)
@@ -128,6 +129,68 @@ func alongside(ctx context.Context, run, fg func(context.Context) error) error {
 		err = runErr
 	}
 	return err
+}
+
+// switchingContexts runs the console over an App for opts, and again over a new App each time
+// the operator switches contexts (:ctx, ui.SwitchContext): the previous App has stopped by then
+// (alongside waited for it). The new App has the same kubeconfig, modes and autoscaler options,
+// and the new context's cluster (contextOptions). If it cannot be built, the previous context
+// comes back with a flash saying why; if that fails too, so does the console. The first App's
+// error is returned as is.
+func switchingContexts(ctx context.Context, opts app.Options, logger *slog.Logger, run func(context.Context, *app.App, app.Options, string) error) error {
+	var (
+		prev  app.Options
+		flash string
+		// switched: opts is a context switched to, and prev the one it was switched from.
+		switched bool
+	)
+	for {
+		a, err := app.New(ctx, opts)
+		if err != nil {
+			if !switched {
+				return err
+			}
+			from, to := contextName(prev), contextName(opts)
+			logger.Error("switching contexts failed; back to the previous one", "from", from, "to", to, "error", err)
+			flash = fmt.Sprintf("switching to context %s failed, back on %s: %v", to, from, err)
+			opts, switched = prev, false
+			if a, err = app.New(ctx, opts); err != nil {
+				return fmt.Errorf("switching to context %s failed, and %s could not be reopened: %w", to, from, err)
+			}
+		}
+		err = run(ctx, a, opts, flash)
+		var sw ui.SwitchContext
+		if !errors.As(err, &sw) {
+			return err
+		}
+		name, region := kube.EKSCluster(opts.Kubeconfig, sw.Name)
+		prev, switched = opts, true
+		opts, flash = contextOptions(opts, sw.Name, name, region)
+		logger.Info("switching contexts", "from", contextName(prev), "to", sw.Name, "cluster", opts.ClusterName, "region", opts.AWS.Region, "note", flash)
+	}
+}
+
+// contextName names the context an App's options use, for messages.
+func contextName(o app.Options) string {
+	return cmp.Or(kube.ContextName(o.Kubeconfig, o.Context), "the current context")
+}
+
+// contextOptions are the App's options after a switch to context: the same kubeconfig, modes
+// and autoscaler options, and the cluster name and region of that context's EKS cluster
+// (eksName, eksRegion: kube.EKSCluster), never the previous ones, which --cluster-name and
+// --region may have set for the first cluster: instances would be tagged with the wrong
+// cluster. Without them app.New refuses to act (read-only goes on, without AWS). The
+// interruption queue also belonged to the first cluster: it is dropped, and note says so ("" if
+// there was none).
+func contextOptions(prev app.Options, context, eksName, eksRegion string) (opts app.Options, note string) {
+	opts = prev
+	opts.Context, opts.REST = context, nil
+	opts.ClusterName, opts.AWS.Region = eksName, eksRegion
+	if prev.QueueName != "" {
+		opts.QueueName = ""
+		note = fmt.Sprintf("--interruption-queue %s belonged to the first cluster: not read on context %s", prev.QueueName, context)
+	}
+	return opts, note
 }
 
 // consoleCommand is the root command's own run: the console over the current kubeconfig context,
@@ -163,12 +226,11 @@ does, over the cluster's NodePools and EC2NodeClasses. --readonly watches and ex
 		defer stop()
 		appOpts := cf.appOptions(opts, logger)
 		appOpts.ReadOnly, appOpts.Usage = readOnly, true
-		a, err := app.New(ctx, appOpts)
-		if err != nil {
-			return err
+		run := func(ctx context.Context, a *app.App, o app.Options, flash string) error {
+			backend := a.Console(kube.ContextName(o.Kubeconfig, o.Context))
+			return alongside(ctx, a.Run, func(ctx context.Context) error { return runConsole(ctx, backend, ref, s, console.mouse, logger, flash) })
 		}
-		backend := a.Console(kube.ContextName(cf.kubeconfig, cf.context))
-		return alongside(ctx, a.Run, func(ctx context.Context) error { return runConsole(ctx, backend, ref, s, console.mouse, logger) })
+		return switchingContexts(ctx, appOpts, logger, run)
 	}
 	f := root.Flags()
 	cf.register(f)

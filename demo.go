@@ -105,7 +105,7 @@ stops everything.`,
 					streamStatus(ctx, out, env, story) // until Ctrl-C or SIGTERM
 					return nil
 				}
-				return runConsole(ctx, env.Console(story), ref, sk, console.mouse, opts.Logger)
+				return runConsole(ctx, env.Console(story), ref, sk, console.mouse, opts.Logger, "")
 			})
 		},
 	}

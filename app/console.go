@@ -7,6 +7,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 
 	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/disruption"
@@ -15,6 +17,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/kube"
 	"github.com/nodepilot/nodepilot/rightsizing"
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/usage"
@@ -183,6 +186,49 @@ func (c *Console) Drain(ctx context.Context, node string) error {
 // DeleteNodeClaim implements ui.Backend: termination drains the node and terminates the instance.
 func (c *Console) DeleteNodeClaim(ctx context.Context, name string) error {
 	return c.app.Executor.DeleteNodeClaim(ctx, name, "(console)")
+}
+
+// Contexts implements ui.Backend: the contexts of the App's kubeconfig, and the one it runs on.
+func (c *Console) Contexts() ([]string, string, error) {
+	names, _, err := kube.Contexts(c.app.opts.Kubeconfig)
+	return names, c.context, err
+}
+
+// checkContextTimeout bounds CheckContext: a dead API server is refused in seconds, not after
+// client-go's default of half a minute, while the operator waits on the console.
+const checkContextTimeout = 5 * time.Second
+
+// CheckContext implements ui.Backend: it builds the context's client configuration from the App's
+// kubeconfig and asks the API server for /version, so that a context that does not exist or does
+// not answer is refused while this App still runs. Unless read-only, the context must also name
+// an EKS cluster (kube.EKSCluster): the App for it would refuse to start without the cluster's
+// name, which tags instances.
+func (c *Console) CheckContext(ctx context.Context, name string) error {
+	return c.checkContext(ctx, name, checkContextTimeout)
+}
+
+// checkContext is CheckContext, the API server given timeout to answer; the error names the
+// context.
+func (c *Console) checkContext(ctx context.Context, name string, timeout time.Duration) error {
+	if cluster, _ := kube.EKSCluster(c.app.opts.Kubeconfig, name); cluster == "" && !c.app.opts.ReadOnly {
+		return fmt.Errorf("context %s names no EKS cluster, and the autoscaler needs the cluster's name to tag instances: quit and run nodepilot --context %s --cluster-name NAME", name, name)
+	}
+	cfg, err := kube.RESTConfig(c.app.opts.Kubeconfig, name)
+	if err != nil {
+		return fmt.Errorf("context %s: %w", name, err)
+	}
+	cfg = rest.CopyConfig(cfg)
+	cfg.Timeout = timeout
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return fmt.Errorf("context %s: %w", name, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := dc.RESTClient().Get().AbsPath("/version").Do(ctx).Error(); err != nil {
+		return fmt.Errorf("context %s: asking %s for its version: %w", name, cfg.Host, err)
+	}
+	return nil
 }
 
 // Pause implements ui.Backend.

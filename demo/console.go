@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 
 	"github.com/nodepilot/nodepilot/app"
 	"github.com/nodepilot/nodepilot/kube"
@@ -45,11 +46,20 @@ func (c *Console) SetAutoplay(on bool) { c.story.SetAutoplay(on) }
 // Story implements ui.Demo.
 func (c *Console) Story() string { return c.story.Status() }
 
-// Info implements ui.Backend: the App's, and that kwok runs a shell on this machine, with
-// pipes and no terminal (kube/localcluster/kwokstreams.go).
+// noSwitch is why the demo's console does not switch contexts: its App, emulator and story are
+// built around the local cluster.
+const noSwitch = "the demo runs on its own local cluster and cannot switch contexts: quit, and run nodepilot --context NAME"
+
+// Info implements ui.Backend: the App's, that kwok runs a shell on this machine, with pipes
+// and no terminal (kube/localcluster/kwokstreams.go), and that :ctx does not switch here.
 func (c *Console) Info() ui.Info {
 	i := c.Console.Info()
 	i.ShellNote = "demo: kwok runs this shell on this machine in " + localcluster.ExecDir(c.env.Cluster.Dir) + " (no terminal: one line at a time)"
 	i.ShellPipes = true
+	i.NoSwitch = noSwitch
 	return i
 }
+
+// CheckContext implements ui.Backend: the demo refuses every switch (the console does not ask,
+// having Info.NoSwitch; this keeps any other caller from switching).
+func (c *Console) CheckContext(context.Context, string) error { return errors.New(noSwitch) }

@@ -68,6 +68,14 @@ func TestConsoleOnTheDemo(t *testing.T) {
 		}
 		return false
 	})
+	// The demo does not switch contexts: :ctx says why, and the console stays (Run returns nil).
+	for _, r := range ":ctx other" {
+		screen.InjectKey(tcell.KeyRune, r, tcell.ModNone)
+	}
+	screen.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+	waitScreen(t, screen, 30*time.Second, "the demo refusing :ctx", func(text string) bool {
+		return strings.Contains(text, "the demo runs on its own local cluster and cannot switch contexts")
+	})
 	testNodeActions(ctx, t, env, backend, pod)
 }
 

@@ -3,7 +3,9 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"k8s.io/client-go/rest"
@@ -78,6 +80,18 @@ func EKSCluster(path, context string) (name, region string) {
 		}
 	}
 	return "", ""
+}
+
+// Contexts returns the names of the kubeconfig's contexts, sorted, and its current context,
+// loaded as RESTConfig loads them (path, else $KUBECONFIG, else ~/.kube/config); no kubeconfig
+// at all is no context and no error. The error names the file that failed to load (client-go's
+// errors do).
+func Contexts(path string) ([]string, string, error) {
+	raw, err := rawConfig(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("kubeconfig: %w", err) // client-go's error names the file
+	}
+	return slices.Sorted(maps.Keys(raw.Contexts)), raw.CurrentContext, nil
 }
 
 // rawConfig loads the kubeconfig as RESTConfig does, without resolving a context.

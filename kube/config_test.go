@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,5 +113,61 @@ func TestEKSCluster(t *testing.T) {
 		if name, region := kube.EKSCluster(path, tc.context); name != tc.wantName || region != tc.wantRegion {
 			t.Errorf("EKSCluster(%q) = %q, %q; want %q, %q", tc.context, name, region, tc.wantName, tc.wantRegion)
 		}
+	}
+}
+
+// TestContexts lists a kubeconfig's contexts sorted, with its current one, from the path or
+// $KUBECONFIG; a kubeconfig without contexts lists none, and one that does not load is an error
+// naming the file.
+func TestContexts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, contexts []string, current string) string {
+		cfg := clientcmdapi.NewConfig()
+		for _, c := range contexts {
+			cfg.Clusters[c] = &clientcmdapi.Cluster{Server: "https://" + c + ".example"}
+			cfg.Contexts[c] = &clientcmdapi.Context{Cluster: c}
+		}
+		cfg.CurrentContext = current
+		path := filepath.Join(dir, name)
+		if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	several := write("several", []string{"staging", "dev", "prod-eu"}, "prod-eu")
+	none := write("none", nil, "")
+	bad := filepath.Join(dir, "bad")
+	if err := os.WriteFile(bad, []byte("contexts: [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, env string
+		wantNames       []string
+		wantCurrent     string
+		wantErr         string // the error contains it
+	}{
+		{name: "several, sorted", path: several, wantNames: []string{"dev", "prod-eu", "staging"}, wantCurrent: "prod-eu"},
+		{name: "from KUBECONFIG", env: several, wantNames: []string{"dev", "prod-eu", "staging"}, wantCurrent: "prod-eu"},
+		{name: "none", path: none},
+		{name: "malformed file", path: bad, wantErr: bad},
+		{name: "unreadable (a directory)", path: dir, wantErr: dir},
+		{name: "malformed file in KUBECONFIG", env: bad, wantErr: bad},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("KUBECONFIG", tc.env)
+			names, current, err := kube.Contexts(tc.path)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one naming %s", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(names, tc.wantNames) || current != tc.wantCurrent {
+				t.Errorf("Contexts = %q, %q; want %q, %q", names, current, tc.wantNames, tc.wantCurrent)
+			}
+		})
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // enter drills down from the selected row: a NodePool to its nodes, a node to its pods, a
 // journal entry to the nodes and pods it touched, a pending pod to its explanation, a skin
-// to using it; other objects open their description.
+// to using it, a context to switching to it; other objects open their description.
 func (c *Console) enter(p *pane) {
 	r := p.selected()
 	if r == nil {
@@ -30,6 +30,8 @@ func (c *Console) enter(p *pane) {
 		c.explain(p)
 	case s.skin != "":
 		c.useSkin(s.skin)
+	case s.context != "":
+		c.switchContext(s.context)
 	default:
 		c.describe(p)
 	}

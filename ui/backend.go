@@ -18,7 +18,8 @@ import (
 // Backend is everything the console reads and does. Every method must be safe from any
 // goroutine. Methods with a context may block: the console calls them off the UI goroutine. The
 // others must not block: Info, Pause and Resume are called on the UI goroutine; Snapshot,
-// Journal, Provisioning, Price and Usage by the view model builder.
+// Journal, Provisioning, Price and Usage by the view model builder. Contexts reads the
+// kubeconfig: the console calls it off the UI goroutine.
 type Backend interface {
 	// Snapshot is the cluster state now.
 	Snapshot() *state.Snapshot
@@ -59,6 +60,14 @@ type Backend interface {
 	Drain(ctx context.Context, node string) error
 	// DeleteNodeClaim deletes a NodeClaim; its node is drained and its instance terminated.
 	DeleteNodeClaim(ctx context.Context, name string) error
+	// Contexts are the kubeconfig's context names, sorted, and the one the console is on (:ctx).
+	Contexts() (names []string, current string, err error)
+	// CheckContext checks that the console can switch to a context before anything of the
+	// current one is stopped: the kubeconfig has it, its API server answers /version within a
+	// few seconds, and the backend has what it needs to run there (an acting autoscaler, the
+	// cluster's name). The error names the context and the cause.
+	CheckContext(ctx context.Context, name string) error
+
 	// Pause stops the autoscaler from acting (it keeps watching) until Resume.
 	Pause()
 	// Resume undoes Pause.
@@ -119,6 +128,9 @@ type Info struct {
 	// asked (kwok, in the demo). The shell then runs interactive over pipes, the local terminal
 	// left cooked so that it echoes and edits the line.
 	ShellPipes bool
+	// NoSwitch says why :ctx cannot switch contexts here (the demo runs on its own local
+	// cluster); "" when it can.
+	NoSwitch string
 	// NoCloud says why there is no cloud provider (read-only without AWS), so no prices: "" when
 	// there is one.
 	NoCloud string

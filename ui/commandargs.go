@@ -175,13 +175,20 @@ func findPod(w *model.World, name string) *corev1.Pod {
 }
 
 // completeLine completes a command line: the command's name, then its last argument from what
-// the cluster has (namespaces, NodePools, zones, capacity types, nodes).
+// the cluster has (namespaces, NodePools, zones, capacity types, nodes) or, for :ctx, the
+// kubeconfig's contexts.
 func (c *Console) completeLine(text string) string {
 	fields := strings.Fields(text)
-	if len(fields) <= 1 && !strings.HasSuffix(text, " ") {
+	if len(fields) == 0 {
+		return ""
+	}
+	if len(fields) == 1 && !strings.HasSuffix(text, " ") {
 		return complete(text)
 	}
 	cmd, ok := findCommand(fields[0])
+	if ok && cmd.name == "ctx" {
+		return c.completeContext(fields, text)
+	}
 	if !ok || strings.HasSuffix(text, " ") || c.world == nil {
 		return ""
 	}

@@ -32,6 +32,7 @@ func commands() []command {
 		{"events", []string{"ev", "event", "journal"}, "[/RE]", "every journal entry", table(model.KindEvents)},
 		{"explain", []string{"x"}, "POD|NAMESPACE/POD|NODE|NODEPOOL", "why a pod waits, why a node stays or goes, a NodePool's budgets", explainNamed},
 		{"rightsizing", []string{"rs", "rightsize"}, "", "requests against use per workload, and what fitting them saves", noArgs(func(c *Console) { c.openRightSizing() })},
+		{"ctx", []string{"context", "contexts"}, "[CONTEXT]", "the kubeconfig's contexts; CONTEXT switches to it (the same modes; asks first when the autoscaler would act there)", switchCommand},
 		{"skins", []string{"skin"}, "", "pick a skin", noArgs(func(c *Console) { c.openKind(model.KindSkins) })},
 		{"help", []string{"?"}, "", "the keys", noArgs(func(c *Console) { c.showHelp() })},
 		{"quit", []string{"q", "q!", "exit"}, "", "quit", noArgs(func(c *Console) { c.quit() })},

@@ -38,6 +38,9 @@ type Options struct {
 	Terminal Terminal
 	// LogDir is where the log view saves logs; "" is DefaultLogDir.
 	LogDir string
+	// Flash is a warning the console opens with: why a context switch failed and the previous
+	// context came back, or what the switch left behind; "" for none.
+	Flash string
 }
 
 func (o Options) withDefaults() Options {
@@ -90,6 +93,10 @@ type Console struct {
 	history    *history
 	root       *root
 	stop       func()
+	// switchTo is the context the operator switched to (:ctx): Run returns SwitchContext.
+	switchTo string
+	// contextsAsked: the open ":" prompt has read the contexts for completion once.
+	contextsAsked bool
 	// suspend gives the terminal to a function (tview's Suspend) while Run runs; nil otherwise.
 	suspend   func(func()) bool
 	replanned bool
@@ -102,6 +109,7 @@ type Console struct {
 	jobs                          []func(context.Context)
 	skinName                      string
 	rightSizing                   *model.RightSizing
+	contexts                      contextList
 	wakeBuild, wakeJobs, wakeDraw chan struct{}
 	// wakeWorld asks the builder for a new World (what it is built from changed).
 	wakeWorld chan struct{}
@@ -134,15 +142,19 @@ func New(b Backend, s *skin.Skin, opts Options) *Console {
 	c.root = &root{Box: tview.NewBox(), c: c}
 	c.stop = func() {}
 	c.reset(c.newDashboard())
+	if opts.Flash != "" {
+		c.flashWarn(opts.Flash)
+	}
 	return c
 }
 
 // Run draws the console on the terminal (or Options.Screen) until ctx ends or the operator
-// quits. It owns four goroutines, all stopped before it returns: the builder (view models off
-// the UI goroutine), the worker (actions that call the backend), the drawer (at most one frame
-// per FrameInterval, through tview's QueueUpdateDraw) and the stopper (which stops tview once
-// the drawer is done, since a QueueUpdateDraw left pending on a stopped application never
-// returns).
+// quits, or switches to another kubeconfig context: then it returns SwitchContext, and the
+// caller opens a console over that context. It owns four goroutines, all stopped before it
+// returns: the builder (view models off the UI goroutine), the worker (actions that call the
+// backend), the drawer (at most one frame per FrameInterval, through tview's QueueUpdateDraw)
+// and the stopper (which stops tview once the drawer is done, since a QueueUpdateDraw left
+// pending on a stopped application never returns).
 func (c *Console) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -196,6 +208,9 @@ func (c *Console) Run(ctx context.Context) error {
 	case <-time.After(time.Second):
 		// tview stopped on its own (a terminal error) while the drawer waited on it: that
 		// update is never run, and the drawer and the stopper stay blocked.
+	}
+	if err == nil && c.switchTo != "" {
+		return SwitchContext{Name: c.switchTo}
 	}
 	return err
 }

@@ -72,6 +72,8 @@ func TestCommandModeCompletesAliasesAndHistory(t *testing.T) {
 	h.lacks(" :po")
 	h.keys(":nosuch<Enter>")
 	h.has("unknown command :nosuch")
+	h.keys(": <Tab><Enter>") // blank: nothing to complete, nothing to run
+	h.has("Pods(all)[53]")
 	h.keys(":dash<Enter>")
 	h.has("Pending(why)[5]", "Interruptions(spot)[4]")
 }

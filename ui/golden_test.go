@@ -34,6 +34,8 @@ func TestGoldenViews(t *testing.T) {
 		{"interruptions", ":interruptions<Enter>", 140, 20},
 		{"events", ":events<Enter>", 160, 34},
 		{"skins", ":skins<Enter>", 100, 20},
+		{"ctx", ":ctx<Enter>", 100, 20},
+		{"confirm-ctx", ":ctx staging<Enter>", 120, 24},
 		{"explain-pod", ":pending<Enter><Down>x", 150, 40},
 		{"explain-node", ":nodes<Enter>/ip-10-0-0-10<Enter>x", 150, 30},
 		{"explain-node-budget", ":nodes<Enter><Down><Down>x", 150, 30},

@@ -92,6 +92,7 @@ func (c *Console) input() model.Input {
 	}
 	c.mu.Lock()
 	in.Skin, in.RightSizing = c.skinName, c.rightSizing
+	in.Contexts, in.Context = c.contexts.names, c.contexts.current
 	c.mu.Unlock()
 	return in
 }

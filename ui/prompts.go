@@ -8,7 +8,8 @@ import (
 
 // openCommand opens the ":" prompt.
 func (c *Console) openCommand() {
-	c.prompt = &prompt{kind: promptCommand, suggest: c.completeLine, history: c.history, histPos: -1,
+	c.contextsAsked = false
+	c.prompt = &prompt{kind: promptCommand, suggest: c.completeLine, history: c.history, histPos: -1, changed: c.askContexts,
 		done: func(text string, ok bool) {
 			c.prompt = nil
 			text = strings.TrimSpace(text)

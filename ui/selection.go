@@ -18,6 +18,7 @@ type selection struct {
 	pool        *karpv1.NodePool
 	entry       *journal.Entry
 	skin        string
+	context     string
 }
 
 // selectionOf resolves a row's object.
@@ -45,6 +46,8 @@ func selectionOf(r *render.Row) selection {
 		s.entry = o
 	case render.SkinName:
 		s.skin = string(o)
+	case render.ContextName:
+		s.context = string(o)
 	}
 	return s
 }

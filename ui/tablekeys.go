@@ -17,10 +17,10 @@ func (c *Console) tableKeys(p *pane) keymap {
 	k := p.spec.Kind
 	name, help := enterKey(k)
 	km := keymap{{key: codeKey(tcell.KeyEnter), name: name, help: help, hint: true, do: func() { c.enter(p) }}}
-	if k != model.KindSkins {
+	if k != model.KindSkins && k != model.KindContexts {
 		km = append(km, action{key: runeKey('d'), name: "describe", help: "describe the selected object", hint: true, do: func() { c.describe(p) }})
 	}
-	if k != model.KindSkins && k != model.KindRightSizing {
+	if k != model.KindSkins && k != model.KindContexts && k != model.KindRightSizing {
 		km = append(km, action{key: runeKey('y'), name: "yaml", help: "the selected object's YAML", hint: true, do: func() { c.yaml(p) }})
 	}
 	switch k {
@@ -68,6 +68,8 @@ func enterKey(k model.Kind) (name, help string) {
 		return "objects", "the nodes and pods the entry touched"
 	case model.KindSkins:
 		return "use skin", "use the selected skin"
+	case model.KindContexts:
+		return "switch", "switch to the selected context (asks first when the autoscaler would act on its cluster)"
 	case model.KindPending:
 		return "explain", "why the pod is pending"
 	case model.KindRightSizing:

@@ -44,6 +44,8 @@ func label(k model.Kind) string {
 		return "Events"
 	case model.KindSkins:
 		return "Skins"
+	case model.KindContexts:
+		return "Contexts"
 	case model.KindTouched:
 		return "Touched"
 	case model.KindRightSizing:

@@ -25,7 +25,10 @@ type Input struct {
 	// Skins are the names :skins lists, and Skin the current one.
 	Skins []string
 	Skin  string
-	Now   time.Time
+	// Contexts are the kubeconfig's contexts :ctx lists, and Context the one the console is on.
+	Contexts []string
+	Context  string
+	Now      time.Time
 	// Usage is the latest reading of metrics.k8s.io, or why there is none; nil when nothing
 	// reads it.
 	Usage *usage.Snapshot

@@ -16,6 +16,8 @@ const (
 	KindInterruptions Kind = "interruptions"
 	KindEvents        Kind = "events"
 	KindSkins         Kind = "skins"
+	// KindContexts is the kubeconfig's contexts, to switch to (:ctx).
+	KindContexts Kind = "contexts"
 	// KindRightSizing is each workload's requests against its use, and what fitting them saves.
 	KindRightSizing Kind = "rightsizing"
 	// KindTouched is the nodes and pods one journal entry names (a decision's drill-down).
@@ -62,6 +64,8 @@ func Columns(k Kind) []render.Column {
 		return render.EventColumns()
 	case KindSkins:
 		return render.SkinColumns()
+	case KindContexts:
+		return render.ContextColumns()
 	case KindTouched:
 		return render.TouchedColumns()
 	case KindRightSizing:

@@ -89,6 +89,8 @@ func (w *World) render(k Kind) []*render.Row {
 		return entries(w.Entries, nil, func(e *journal.Entry) *render.Row { return render.EventRow(e, now) })
 	case KindSkins:
 		return each(w.Skins, func(name string) *render.Row { return render.SkinRow(name, name == w.Skin) })
+	case KindContexts:
+		return each(w.Contexts, func(name string) *render.Row { return render.ContextRow(name, name == w.Context) })
 	case KindRightSizing:
 		if w.RightSizing == nil || w.RightSizing.Report == nil {
 			return nil

@@ -36,6 +36,9 @@ type World struct {
 	Fleet Fleet
 	Skins []string
 	Skin  string
+	// Contexts are the kubeconfig's contexts, and Context the one the console is on.
+	Contexts []string
+	Context  string
 	// Usage is what metrics.k8s.io says nodes and pods use (nil when nothing reads it).
 	Usage *usage.Snapshot
 	// RightSizing is the console's latest right-sizing, or nil.
@@ -65,9 +68,9 @@ func New(in Input) *World {
 	if snap == nil {
 		snap = &state.Snapshot{Time: in.Now}
 	}
-	w := &World{Now: in.Now, Snapshot: snap, Skins: in.Skins, Skin: in.Skin, Usage: in.Usage, RightSizing: in.RightSizing,
+	w := &World{Now: in.Now, Snapshot: snap, Skins: in.Skins, Skin: in.Skin, Contexts: in.Contexts, Context: in.Context, Usage: in.Usage, RightSizing: in.RightSizing,
 		nodeByName: make(map[string]*render.Node, len(snap.Nodes)), poolByName: map[string]int{}, rows: map[Kind]*lazyRows{}}
-	for _, k := range []Kind{KindPending, KindNodePools, KindNodes, KindNodeClaims, KindPods, KindDecisions, KindInterruptions, KindEvents, KindSkins, KindRightSizing} {
+	for _, k := range []Kind{KindPending, KindNodePools, KindNodes, KindNodeClaims, KindPods, KindDecisions, KindInterruptions, KindEvents, KindSkins, KindContexts, KindRightSizing} {
 		w.rows[k] = &lazyRows{}
 	}
 	w.pods = in.Cache.facts(snap.Pods, in.Usage)

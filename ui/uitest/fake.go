@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -41,6 +42,9 @@ type Fake struct {
 	explainErr error
 	// usage, when set, is what Usage returns.
 	usage *usage.Snapshot
+	// contexts are the kubeconfig's contexts Contexts lists; checkErr fails CheckContext.
+	contexts []string
+	checkErr error
 }
 
 // New generates a cluster and serves it.
@@ -48,7 +52,8 @@ func New(cfg Config) *Fake {
 	clk := clocktesting.NewFakeClock(Now())
 	g := &generator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)), now: Now()}
 	f := &Fake{Clock: clk, Cluster: state.NewCluster(clk), journal: journal.New(max(2000, 2*cfg.Entries)), gen: g,
-		info: ui.Info{Context: "kind-nodepilot", Cluster: "nodepilot-demo", KubernetesVersion: "v1.33.1"}}
+		info:     ui.Info{Context: "kind-nodepilot", Cluster: "nodepilot-demo", KubernetesVersion: "v1.33.1"},
+		contexts: []string{"kind-nodepilot", "prod-eu", "staging"}}
 	w := g.fill(f.Cluster)
 	g.record(f.journal, w)
 	f.outcome = g.outcome(w)
@@ -61,6 +66,20 @@ func (f *Fake) SetInfo(i ui.Info) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.info = i
+}
+
+// SetContexts replaces the kubeconfig's contexts that Contexts lists.
+func (f *Fake) SetContexts(names ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.contexts = names
+}
+
+// FailCheckContext makes CheckContext fail with err (nil: every listed context answers).
+func (f *Fake) FailCheckContext(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.checkErr = err
 }
 
 // FailExplanations makes every explanation fail with err (nil restores them).
@@ -206,6 +225,30 @@ func (f *Fake) DeleteNodeClaim(_ context.Context, name string) error {
 	f.Cluster.MarkForDeletion(name)
 	f.journal.Record(journal.Entry{Time: f.Clock.Now(), Kind: journal.KindTermination, Reason: "Deleted", NodeClaims: []string{name},
 		Message: "deleted nodeclaim " + name + " by hand"})
+	return nil
+}
+
+// Contexts implements ui.Backend: the contexts SetContexts gave (kind-nodepilot, prod-eu and
+// staging at first), sorted, and Info's context as the current one.
+func (f *Fake) Contexts() ([]string, string, error) {
+	f.called("contexts")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Sorted(slices.Values(f.contexts)), f.info.Context, nil
+}
+
+// CheckContext implements ui.Backend: a listed context answers unless FailCheckContext says
+// otherwise; another does not exist.
+func (f *Fake) CheckContext(_ context.Context, name string) error {
+	f.called("check context %s", name)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case !slices.Contains(f.contexts, name):
+		return fmt.Errorf("context %s: the kubeconfig has no such context", name)
+	case f.checkErr != nil:
+		return fmt.Errorf("context %s: %w", name, f.checkErr)
+	}
 	return nil
 }
 
