@@ -394,7 +394,7 @@ func (a *App) journalConditions(name string, conditions []metav1.Condition, told
 			continue
 		}
 		told[name][c.Type] = said
-		a.Journal.Record(journal.Entry{Time: a.opts.Clock.Now(), Kind: journal.KindNodeClass, Reason: c.Reason, DryRun: a.Executor.DryRun(),
+		a.Journal.Record(journal.Entry{Time: a.opts.Clock.Now(), Kind: journal.KindNodeClass, Reason: journal.Reason(c.Reason), DryRun: a.Executor.DryRun(),
 			Message: fmt.Sprintf("ec2nodeclass %s: %s", name, said)})
 	}
 }
@@ -413,9 +413,9 @@ func (a *App) terminateNodeClass(ctx context.Context, snap *state.Snapshot, nc *
 		msg := "Waiting on NodeClaim termination for " + prettyList(holding, 5)
 		if waiting[nc.Name] != msg {
 			waiting[nc.Name] = msg
-			a.Journal.Record(journal.Entry{Time: a.opts.Clock.Now(), Kind: journal.KindTermination, Reason: "WaitingOnNodeClaimTermination",
+			a.Journal.Record(journal.Entry{Time: a.opts.Clock.Now(), Kind: journal.KindTermination, Reason: journal.ReasonWaitingOnNodeClaimTermination,
 				NodeClaims: holding, Message: fmt.Sprintf("ec2nodeclass %s: %s", nc.Name, msg), DryRun: a.Executor.DryRun(),
-				Events: []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "WaitingOnNodeClaimTermination", Message: msg}}})
+				Events: []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: journal.ReasonWaitingOnNodeClaimTermination, Message: msg}}})
 		}
 		return true
 	case releaseNodeClass:

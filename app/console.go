@@ -90,7 +90,7 @@ func (a *App) noCloud() error {
 func consolidation(sim disruption.Simulation) *ui.Consolidation {
 	cmd := sim.Command
 	if cmd == nil {
-		return &ui.Consolidation{Reason: sim.Reason + ": " + sim.Message}
+		return &ui.Consolidation{Reason: string(sim.Reason) + ": " + sim.Message}
 	}
 	return &ui.Consolidation{Decision: cmd.Decision(), Replacements: cmd.ReplacementTypes(), PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter}
 }

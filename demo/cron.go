@@ -143,7 +143,7 @@ func (e *Environment) playCron(ctx context.Context, c *cronScaler, now time.Time
 	if err != nil || from == want {
 		return err
 	}
-	e.App.Journal.Record(journal.Entry{Time: time.Now(), Kind: journal.KindWorkload, Reason: "ScaledObject",
+	e.App.Journal.Record(journal.Entry{Time: time.Now(), Kind: journal.KindWorkload, Reason: journal.ReasonScaledObject,
 		Message: fmt.Sprintf("ScaledObject %s/%s (KEDA's cron trigger, played by the demo) scales Deployment %s from %d to %d replicas: %s",
 			c.namespace, c.name, c.deployment, from, want, why)})
 	return nil

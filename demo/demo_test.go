@@ -400,7 +400,7 @@ func assertTerminated(t *testing.T, env *Environment, providerID string) {
 
 func instanceID(providerID string) string { return providerID[strings.LastIndex(providerID, "/")+1:] }
 
-func journaled(j *journal.Journal, kind journal.Kind, reason, text string) bool {
+func journaled(j *journal.Journal, kind journal.Kind, reason journal.Reason, text string) bool {
 	for _, e := range j.Entries(0) {
 		if e.Kind == kind && e.Reason == reason && strings.Contains(e.Message, text) {
 			return true

@@ -57,7 +57,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 	would := func(kind executor.Kind, after uint64) []journal.Entry {
 		var out []journal.Entry
 		for _, e := range env.App.Journal.Entries(after) {
-			if e.Kind == journal.KindAction && e.Reason == string(kind) {
+			if e.Kind == journal.KindAction && e.Reason == journal.Reason(kind) {
 				out = append(out, e)
 			}
 		}

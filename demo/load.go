@@ -193,7 +193,7 @@ func (e *Environment) narrateHPA(h *autoscalingv2.HorizontalPodAutoscaler, seen 
 			why += fmt.Sprintf(", target %d%%", *r.Target.AverageUtilization)
 		}
 	}
-	e.App.Journal.Record(journal.Entry{Time: time.Now(), Kind: journal.KindWorkload, Reason: "HorizontalPodAutoscaler",
+	e.App.Journal.Record(journal.Entry{Time: time.Now(), Kind: journal.KindWorkload, Reason: journal.ReasonHorizontalPodAutoscaler,
 		Message: fmt.Sprintf("HorizontalPodAutoscaler %s scales %s %s from %d to %d replicas: %s", key, h.Spec.ScaleTargetRef.Kind,
 			h.Spec.ScaleTargetRef.Name, was, now, why)})
 }

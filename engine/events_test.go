@@ -18,8 +18,8 @@ import (
 )
 
 // eventReasons finds the reasons of the events the engine and the app record: the Reason of every
-// journal.Event literal in its sources, a string or a call of a function of the package that
-// returns strings, and the interruption reasons.
+// journal.Event literal in its sources (a string, a string constant such as journal.ReasonEvicted,
+// or a call of a function of the package that returns them), and the interruption reasons.
 func eventReasons(t *testing.T) map[string]string {
 	t.Helper()
 	found := map[string]string{} // reason -> where
@@ -39,40 +39,67 @@ func eventReasons(t *testing.T) map[string]string {
 			t.Fatal(err)
 		}
 	}
-	// returned lists the string literals a function of the package returns first.
-	returned := func(pkg []*ast.File, name string) []*ast.BasicLit {
-		var out []*ast.BasicLit
+	// consts are the string constants of every package, as "package.Name".
+	consts := map[string]*ast.BasicLit{}
+	for dir, pkg := range files {
 		for _, f := range pkg {
 			for _, d := range f.Decls {
-				fn, ok := d.(*ast.FuncDecl)
-				if !ok || fn.Name.Name != name {
-					continue
-				}
-				ast.Inspect(fn.Body, func(n ast.Node) bool {
-					if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) > 0 {
-						if lit, ok := ret.Results[0].(*ast.BasicLit); ok {
-							out = append(out, lit)
+				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.CONST {
+					for _, spec := range gd.Specs {
+						vs := spec.(*ast.ValueSpec)
+						for i, name := range vs.Names {
+							if i < len(vs.Values) {
+								if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+									consts[filepath.Base(dir)+"."+name.Name] = lit
+								}
+							}
 						}
 					}
-					return true
-				})
+				}
 			}
 		}
-		return out
 	}
-	for _, pkg := range files {
-		for _, file := range pkg {
-			inspectEvents(file, func(value ast.Expr) {
-				var lits []*ast.BasicLit
-				switch v := value.(type) {
-				case *ast.BasicLit:
-					lits = []*ast.BasicLit{v}
-				case *ast.CallExpr:
-					if id, ok := v.Fun.(*ast.Ident); ok {
-						lits = returned(pkg, id.Name)
+	// literals are the string literals an expression of the package in dir stands for: itself, the
+	// constant it names, or what the function it calls returns first.
+	var literals func(dir string, e ast.Expr) []*ast.BasicLit
+	literals = func(dir string, e ast.Expr) []*ast.BasicLit {
+		switch v := e.(type) {
+		case *ast.BasicLit:
+			return []*ast.BasicLit{v}
+		case *ast.SelectorExpr:
+			if pkg, ok := v.X.(*ast.Ident); ok && consts[pkg.Name+"."+v.Sel.Name] != nil {
+				return []*ast.BasicLit{consts[pkg.Name+"."+v.Sel.Name]}
+			}
+		case *ast.Ident:
+			if lit := consts[filepath.Base(dir)+"."+v.Name]; lit != nil {
+				return []*ast.BasicLit{lit}
+			}
+		case *ast.CallExpr:
+			id, ok := v.Fun.(*ast.Ident)
+			if !ok {
+				return nil
+			}
+			var out []*ast.BasicLit
+			for _, f := range files[dir] {
+				for _, d := range f.Decls {
+					if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Name == id.Name {
+						ast.Inspect(fn.Body, func(n ast.Node) bool {
+							if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) > 0 {
+								out = append(out, literals(dir, ret.Results[0])...)
+							}
+							return true
+						})
 					}
 				}
-				for _, lit := range lits {
+			}
+			return out
+		}
+		return nil
+	}
+	for dir, pkg := range files {
+		for _, file := range pkg {
+			inspectEvents(file, func(value ast.Expr) {
+				for _, lit := range literals(dir, value) {
 					reason, _ := strconv.Unquote(lit.Value)
 					found[reason] = fset.Position(lit.Pos()).String()
 				}
@@ -83,7 +110,7 @@ func eventReasons(t *testing.T) map[string]string {
 		cloudprovider.ScheduledChange, cloudprovider.StateChange, cloudprovider.CapacityReservationInterruption} {
 		for _, detail := range []string{"stopping", "terminated"} {
 			reason, _ := interruption.EventReason(kind, detail)
-			found[reason] = "interruption.EventReason(" + string(kind) + ")"
+			found[string(reason)] = "interruption.EventReason(" + string(kind) + ")"
 		}
 	}
 	return found

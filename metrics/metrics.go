@@ -12,6 +12,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -197,21 +198,21 @@ func (s *Sink) Measure(m journal.Measurement) {
 
 // Observe counts one entry; dry-run entries count only as journal entries.
 func (s *Sink) Observe(e journal.Entry) {
-	s.entries.WithLabelValues(string(e.Kind), e.Reason).Inc()
+	s.entries.WithLabelValues(string(e.Kind), string(e.Reason)).Inc()
 	if e.DryRun {
 		return
 	}
 	switch e.Kind {
 	case journal.KindProvisioning:
-		if e.Reason == "PodsPending" && e.Took > 0 {
+		if e.Reason == journal.ReasonPodsPending && e.Took > 0 {
 			s.scheduling.WithLabelValues("provisioner").Observe(e.Took.Seconds())
 		}
-		if e.Reason == "NodeClaimCreated" {
+		if e.Reason == journal.ReasonNodeClaimCreated {
 			// nodepilot never relaxes minValues, so min_values_relaxed is always false.
 			s.created.WithLabelValues("provisioned", e.NodePool, "false").Inc()
 		}
 	case journal.KindLaunch:
-		if e.Reason == "Launched" {
+		if e.Reason == journal.ReasonLaunched {
 			s.launched.WithLabelValues(e.NodePool).Inc()
 		}
 	case journal.KindRegistration:
@@ -221,7 +222,7 @@ func (s *Sink) Observe(e journal.Entry) {
 		s.initialized.WithLabelValues(e.NodePool).Inc()
 	case journal.KindTermination:
 		switch e.Reason {
-		case "Terminated":
+		case journal.ReasonTerminated:
 			s.terminated.WithLabelValues(e.NodePool, e.CapacityType, e.Zone).Inc()
 			if e.Took > 0 {
 				s.nodeClaimTermination.WithLabelValues(e.NodePool).Observe(e.Took.Seconds())
@@ -239,12 +240,12 @@ func (s *Sink) Observe(e journal.Entry) {
 					s.nodeTermination.WithLabelValues(e.NodePool).Observe(e.Took.Seconds())
 				}
 			}
-		case "Evicted": // the evictions the API accepted, one request per pod
+		case journal.ReasonEvicted: // the evictions the API accepted, one request per pod
 			s.evictions.WithLabelValues("200").Add(float64(len(e.Pods)))
 			s.podsDrained.WithLabelValues(cmp.Or(e.DisruptionReason, "Forceful Termination")).Add(float64(len(e.Pods)))
 		}
 	case journal.KindAction:
-		if e.Reason == "DeleteQueueMessage" && !e.Failed {
+		if e.Reason == journal.Reason(executor.DeleteQueueMessage) && !e.Failed {
 			s.deletedMessages.WithLabelValues().Inc()
 		}
 	case journal.KindInterruption:
@@ -255,7 +256,7 @@ func (s *Sink) Observe(e journal.Entry) {
 			}
 		}
 	case journal.KindBlocked:
-		s.blocked.WithLabelValues(e.Reason).Inc()
+		s.blocked.WithLabelValues(string(e.Reason)).Inc()
 	case journal.KindValidation:
 		if e.Reason == disruption.BlockedValidationRejected {
 			s.failedValidations.WithLabelValues(consolidationType(e.Method)).Inc()
@@ -275,9 +276,9 @@ func (s *Sink) Observe(e journal.Entry) {
 			if saved := e.PriceBefore - e.PriceAfter; saved > 0 {
 				s.savings.WithLabelValues(e.NodePool, reason).Add(saved)
 			}
-		case e.Reason == "CandidatesDeleted" || e.Method == "Expiration":
+		case e.Reason == disruption.ReasonCandidatesDeleted || e.Method == "Expiration":
 			s.disrupted.WithLabelValues(disruptionReason(e.Method), e.NodePool, e.CapacityType).Add(float64(len(e.NodeClaims)))
-		case e.Reason == "ReplacementsLaunched":
+		case e.Reason == disruption.ReasonReplacementsLaunched:
 			s.created.WithLabelValues(disruptionReason(e.Method), e.NodePool, "false").Add(float64(len(e.NodeClaims)))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/disruption"
+	"github.com/nodepilot/nodepilot/engine/journal"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
@@ -105,7 +106,7 @@ func explainNodeText(w *model.World, name string, x NodeExplanation) render.Text
 	case n.State.MarkedForDeletion:
 		t.Para(2, "it is being disrupted: a disruption command or a deletion has taken it ("+status+")", render.ToneKill)
 	case reason != "":
-		t.Add("  blocked", render.ToneKey).Add(": ", render.ToneColon).Add(reason, render.ToneBlocked).End()
+		t.Add("  blocked", render.ToneKey).Add(": ", render.ToneColon).Add(string(reason), render.ToneBlocked).End()
 		t.Para(4, strings.TrimPrefix(message, name+": "), render.ToneNormal)
 		if !until.IsZero() {
 			t.Para(4, blockedUntil(reason, render.Countdown(w.Now, until)), render.ToneWarning)
@@ -139,7 +140,7 @@ func explainNodeText(w *model.World, name string, x NodeExplanation) render.Text
 	return t.Text()
 }
 
-func blockedUntil(reason, countdown string) string {
+func blockedUntil(reason journal.Reason, countdown string) string {
 	if reason == disruption.BlockedConsolidateAfter {
 		return "consolidateAfter passes " + countdown
 	}

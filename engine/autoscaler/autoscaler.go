@@ -134,7 +134,7 @@ func (a *Autoscaler) loop(ctx context.Context, period time.Duration, wake func()
 	for {
 		if !a.Paused() {
 			if err := reconcile(); err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
-				a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: kind, Reason: "Error", Message: err.Error()})
+				a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: kind, Reason: journal.ReasonError, Message: err.Error()})
 			}
 		}
 		for woken := false; !woken; {
@@ -174,7 +174,7 @@ func (a *Autoscaler) provision(ctx context.Context, batcher *provisioning.Batche
 			continue
 		}
 		if _, err := a.Provisioner.Reconcile(ctx); err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
-			a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindProvisioning, Reason: "Error", Message: "provisioning: " + err.Error()})
+			a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindProvisioning, Reason: journal.ReasonError, Message: "provisioning: " + err.Error()})
 		}
 	}
 }
@@ -192,6 +192,6 @@ func (a *Autoscaler) interrupt(ctx context.Context) {
 		return a.Interruption.Handle(ctx, ev)
 	})
 	if err != nil && ctx.Err() == nil {
-		a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindInterruption, Reason: "Error", Message: "interruption queue: " + err.Error()})
+		a.journal.Record(journal.Entry{Time: a.clock.Now(), Kind: journal.KindInterruption, Reason: journal.ReasonError, Message: "interruption queue: " + err.Error()})
 	}
 }

@@ -254,7 +254,7 @@ func TestBlockers(t *testing.T) {
 	tests := []struct {
 		name       string
 		setup      func(h *harness)
-		wantReason string
+		wantReason journal.Reason
 		wantText   string
 	}{
 		{"pdb", func(h *harness) {

@@ -59,7 +59,7 @@ func decisionsSince(j *journal.Journal, seq uint64) []string {
 		var d string
 		switch {
 		case e.Kind == journal.KindAction:
-			d = e.Reason + " " + strings.TrimPrefix(e.Message, "would ")
+			d = string(e.Reason) + " " + strings.TrimPrefix(e.Message, "would ")
 		case e.Decision != "":
 			d = fmt.Sprintf("Decision %s %s %s %v $%.4f/h -> $%.4f/h", e.Method, e.Reason, e.Decision, e.Nodes, e.PriceBefore, e.PriceAfter)
 		default:

@@ -10,6 +10,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/autoscaler"
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -99,8 +100,8 @@ func TestSimulateOneNode(t *testing.T) {
 	before := len(h.API.NodeClaims())
 	opts := autoscaler.DefaultOptions().Disruption
 	for _, tc := range []struct {
-		name, node     string
-		method, reason string
+		name, node, method string
+		reason             journal.Reason
 	}{
 		{name: "a pod annotated do-not-disrupt blocks it", node: nodeOf("pinned"), reason: disruption.BlockedDoNotDisrupt},
 		{name: "the node left with a small pod is replaced by a cheaper one, consolidateAfter aside", node: nodeOf("small"),

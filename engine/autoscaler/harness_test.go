@@ -127,7 +127,7 @@ func (h *harness) entries(kind journal.Kind) []journal.Entry {
 }
 
 // journaled reports whether some entry of kind has reason and a message containing text.
-func (h *harness) journaled(kind journal.Kind, reason, text string) bool {
+func (h *harness) journaled(kind journal.Kind, reason journal.Reason, text string) bool {
 	for _, e := range h.entries(kind) {
 		if (reason == "" || e.Reason == reason) && strings.Contains(e.Message, text) {
 			return true

@@ -127,7 +127,7 @@ func TestSpotInterruptionDrainsAndReplaces(t *testing.T) {
 	first := h.Cloud.Instances()[0]
 	h.Cloud.Interrupt(first.ProviderID, cloudprovider.SpotInterruption)
 	h.Advance(3*time.Minute, time.Second)
-	if !h.journaled(journal.KindInterruption, string(cloudprovider.SpotInterruption), "deleting nodeclaim") {
+	if !h.journaled(journal.KindInterruption, journal.Reason(cloudprovider.SpotInterruption), "deleting nodeclaim") {
 		t.Fatal("the spot interruption was not acted on")
 	}
 	if err := h.CheckConverged(); err != nil {
@@ -158,7 +158,7 @@ func TestRebalanceRecommendationIsOnlyJournaled(t *testing.T) {
 	inst := h.Cloud.Instances()[0]
 	h.Cloud.Interrupt(inst.ProviderID, cloudprovider.RebalanceRecommendation)
 	h.Advance(time.Minute, time.Second)
-	if !h.journaled(journal.KindInterruption, string(cloudprovider.RebalanceRecommendation), "noted, nothing to do") {
+	if !h.journaled(journal.KindInterruption, journal.Reason(cloudprovider.RebalanceRecommendation), "noted, nothing to do") {
 		t.Fatal("the rebalance recommendation was not journaled")
 	}
 	if h.running() != 1 || len(h.API.NodeClaims()) != 1 {

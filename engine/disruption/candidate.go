@@ -15,6 +15,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/cost"
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/lifecycle"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
@@ -24,30 +25,32 @@ import (
 
 // Reasons a node is not disrupted (journal.Entry.Reason of blocked entries).
 const (
-	BlockedNotInitialized     = "NotInitialized"
-	BlockedNominated          = "Nominated"
-	BlockedDisrupting         = "Disrupting"
-	BlockedDoNotDisrupt       = "DoNotDisrupt"
-	BlockedPDB                = "PDB"
-	BlockedConsolidateAfter   = "ConsolidateAfter"
-	BlockedPolicy             = "ConsolidationPolicy"
-	BlockedBudget             = "Budget"
-	BlockedNeedsReplacements  = "NeedsTwoReplacements"
-	BlockedNoCheaperType      = "NoCheaperType"
-	BlockedSpotToSpot         = "SpotToSpotDisabled"
-	BlockedPodsCannotMove     = "PodsCannotReschedule"
-	BlockedUnknownPrice       = "UnknownPrice"
-	BlockedNodePool           = "NodePoolMissing"
-	BlockedValidationRejected = "ValidationRejected"
+	BlockedNotInitialized     journal.Reason = "NotInitialized"
+	BlockedNominated          journal.Reason = "Nominated"
+	BlockedDisrupting         journal.Reason = "Disrupting"
+	BlockedDoNotDisrupt       journal.Reason = "DoNotDisrupt"
+	BlockedPDB                journal.Reason = "PDB"
+	BlockedConsolidateAfter   journal.Reason = "ConsolidateAfter"
+	BlockedPolicy             journal.Reason = "ConsolidationPolicy"
+	BlockedBudget             journal.Reason = "Budget"
+	BlockedNeedsReplacements  journal.Reason = "NeedsTwoReplacements"
+	BlockedNoCheaperType      journal.Reason = "NoCheaperType"
+	BlockedSpotToSpot         journal.Reason = "SpotToSpotDisabled"
+	BlockedPodsCannotMove     journal.Reason = "PodsCannotReschedule"
+	BlockedUnknownPrice       journal.Reason = "UnknownPrice"
+	BlockedNodePool           journal.Reason = "NodePoolMissing"
+	BlockedValidationRejected journal.Reason = "ValidationRejected"
 	// BlockedStatic: a static NodePool's nodes are only replaced when drifted, one for one.
-	BlockedStatic = "StaticNodePool"
+	BlockedStatic journal.Reason = "StaticNodePool"
+	// BlockedUnmanaged: no NodeClaim manages the node, so nothing disrupts it.
+	BlockedUnmanaged journal.Reason = "Unmanaged"
 )
 
 // Forbidden reports whether a blocked reason is a rule that forbids a disruption (a budget, a
 // PodDisruptionBudget, do-not-disrupt, spot-to-spot off), as opposed to a state the node passes
 // through (not initialized, nominated, consolidateAfter) or a finding that disrupting it would not
 // pay. Operators look for the former among decisions; the latter stay in a node's explanation.
-func Forbidden(reason string) bool {
+func Forbidden(reason journal.Reason) bool {
 	switch reason {
 	case BlockedBudget, BlockedPDB, BlockedDoNotDisrupt, BlockedSpotToSpot:
 		return true
@@ -75,7 +78,7 @@ type Candidate struct {
 
 // block is why a node is no candidate, for the journal.
 type block struct {
-	reason  string
+	reason  journal.Reason
 	message string
 	until   time.Time
 	// pod is the pod whose do-not-disrupt annotation blocks, if that is the reason.

@@ -123,7 +123,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		if why != "" {
 			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindValidation, Method: cmd.Method, Reason: BlockedValidationRejected,
 				Nodes: cmd.Nodes(), Message: fmt.Sprintf("abandoning %s after validation: %s", cmd.Method, why),
-				Events: candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: "ConsolidationRejected",
+				Events: candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: journal.ReasonConsolidationRejected,
 					Message: fmt.Sprintf("Consolidation rejected: %s, reason: %s (savings: $%.2f)", cmd.Describe(), why, cmd.Savings())})})
 			return nil
 		}
@@ -145,7 +145,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindValidation, Method: cmd.Method, Reason: ReasonValidating, Nodes: cmd.Nodes(),
 		PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter, DryRun: c.exec.DryRun(),
 		Message: fmt.Sprintf("validating %s in %s: %s", cmd.Method, c.opts.ValidationDelay, cmd.Describe()),
-		Events: candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: "ConsolidationCandidate",
+		Events: candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: journal.ReasonConsolidationCandidate,
 			Message: fmt.Sprintf("Consolidation candidate: %s (savings: $%.2f)", cmd.Describe(), cmd.Savings())})})
 	return nil
 }
@@ -163,12 +163,12 @@ func (c *Controller) reportDoNotDisrupt(snap *state.Snapshot, now time.Time) {
 			e := journal.Entry{Time: now, Kind: journal.KindDisruption, Nodes: []string{sn.Name()}, NodePool: sn.NodePool(), Pods: []string{p.Namespace + "/" + p.Name}}
 			if err := pods.InvalidDoNotDisrupt(p); err != nil {
 				msg := fmt.Sprintf("Invalid %s annotation: %v, ignoring annotation", karpv1.DoNotDisruptAnnotationKey, err)
-				e.Reason, e.Message = "InvalidDoNotDisruptAnnotation", fmt.Sprintf("pod %s/%s: %s", p.Namespace, p.Name, msg)
-				e.Events = []journal.Event{{Object: p, Type: corev1.EventTypeWarning, Reason: "InvalidDoNotDisruptAnnotation", Message: msg}}
+				e.Reason, e.Message = journal.ReasonInvalidDoNotDisruptAnnotation, fmt.Sprintf("pod %s/%s: %s", p.Namespace, p.Name, msg)
+				e.Events = []journal.Event{{Object: p, Type: corev1.EventTypeWarning, Reason: journal.ReasonInvalidDoNotDisruptAnnotation, Message: msg}}
 			} else if until, forever, ok := pods.DoNotDisruptUntil(p); ok && !forever && !now.Before(until) {
 				msg := fmt.Sprintf("The %s grace period has elapsed, pod is now disruptable", karpv1.DoNotDisruptAnnotationKey)
-				e.Reason, e.Message = "DoNotDisruptGracePeriodElapsed", fmt.Sprintf("pod %s/%s: %s", p.Namespace, p.Name, msg)
-				e.Events = []journal.Event{{Object: p, Type: corev1.EventTypeNormal, Reason: "DoNotDisruptGracePeriodElapsed", Message: msg}}
+				e.Reason, e.Message = journal.ReasonDoNotDisruptGracePeriodElapsed, fmt.Sprintf("pod %s/%s: %s", p.Namespace, p.Name, msg)
+				e.Events = []journal.Event{{Object: p, Type: corev1.EventTypeNormal, Reason: journal.ReasonDoNotDisruptGracePeriodElapsed, Message: msg}}
 			} else {
 				continue
 			}
@@ -225,7 +225,7 @@ func (c *Controller) recordBlocks(p *pass, cmd *Command) {
 			e.Events = append(e.Events, ev)
 		}
 		if b.pod != nil && !b.until.IsZero() {
-			e.Events = append(e.Events, journal.Event{Object: b.pod, Type: corev1.EventTypeNormal, Reason: "DoNotDisruptUntil",
+			e.Events = append(e.Events, journal.Event{Object: b.pod, Type: corev1.EventTypeNormal, Reason: journal.ReasonDoNotDisruptUntil,
 				Message: "The karpenter.sh/do-not-disrupt grace period will elapse at " + b.until.UTC().Format(time.RFC3339)})
 		}
 		c.journal.Block(name, e)
@@ -235,13 +235,13 @@ func (c *Controller) recordBlocks(p *pass, cmd *Command) {
 // blockedEventReason is Karpenter's event reason for a node not disrupted: Unconsolidatable when
 // consolidating it would not pay or cannot be done yet, DisruptionBlocked when a rule or its state
 // forbids any disruption.
-func blockedEventReason(blocked string) string {
+func blockedEventReason(blocked journal.Reason) journal.Reason {
 	switch blocked {
 	case BlockedNeedsReplacements, BlockedNoCheaperType, BlockedSpotToSpot, BlockedPodsCannotMove, BlockedPolicy,
 		BlockedUnknownPrice, BlockedValidationRejected, BlockedConsolidateAfter:
-		return "Unconsolidatable"
+		return journal.ReasonUnconsolidatable
 	}
-	return "DisruptionBlocked"
+	return journal.ReasonDisruptionBlocked
 }
 
 // wouldExecute journals a decision the dry-run executor held back, once per distinct decision.
@@ -257,7 +257,7 @@ func (c *Controller) wouldExecute(cmd *Command, now time.Time) {
 }
 
 func (c *Controller) entry(cmd *Command, now time.Time, msg string, dryRun bool) journal.Entry {
-	e := journal.Entry{Time: now, Kind: journal.KindDisruption, Method: cmd.Method, Reason: string(cmd.Reason), Message: msg,
+	e := journal.Entry{Time: now, Kind: journal.KindDisruption, Method: cmd.Method, Reason: journal.Reason(cmd.Reason), Message: msg,
 		Nodes: cmd.Nodes(), NodeClaims: claimNames(cmd), Pods: cmd.Pods(), Replacements: cmd.ReplacementTypes(),
 		PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter, DryRun: dryRun}
 	if len(cmd.Candidates) > 0 {
@@ -277,14 +277,14 @@ func (c *Controller) entry(cmd *Command, now time.Time, msg string, dryRun bool)
 
 // Reasons of the entries that follow a decision.
 const (
-	ReasonReplacementsLaunched = "ReplacementsLaunched"
-	ReasonCandidatesDeleted    = "CandidatesDeleted"
+	ReasonReplacementsLaunched journal.Reason = "ReplacementsLaunched"
+	ReasonCandidatesDeleted    journal.Reason = "CandidatesDeleted"
 	// ReasonValidating: a consolidation decision waits for the validation delay before it is
 	// checked again.
-	ReasonValidating = "Validating"
+	ReasonValidating journal.Reason = "Validating"
 	// ReasonAbandoned: the command failed on its way (a replacement failed or timed out) and
 	// its nodes stay.
-	ReasonAbandoned = "Abandoned"
+	ReasonAbandoned journal.Reason = "Abandoned"
 )
 
 func claimNames(cmd *Command) []string {

@@ -46,7 +46,7 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 	decided := c.entry(cmd, now, "disrupting node(s): "+cmd.Describe(), false)
 	decided.Decision = cmd.Decision()
 	if cmd.Approved != "" {
-		decided.Events = append(decided.Events, candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: "ConsolidationApproved", Message: cmd.Approved})...)
+		decided.Events = append(decided.Events, candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: journal.ReasonConsolidationApproved, Message: cmd.Approved})...)
 	}
 	c.journal.Record(decided)
 	var created []string
@@ -61,9 +61,9 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 			return c.rollback(ctx, cmd, fmt.Errorf("creating a replacement: %w", err), now)
 		}
 		created = append(created, nc.Name)
-		launching = append(launching, journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionLaunching",
+		launching = append(launching, journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: journal.ReasonDisruptionLaunching,
 			Message: "Launching NodeClaim: " + string(cmd.Reason)},
-			journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionWaitingReadiness", Message: "Waiting on readiness to continue disruption"})
+			journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: journal.ReasonDisruptionWaitingReadiness, Message: "Waiting on readiness to continue disruption"})
 		c.cluster.Nominate(nc.Name, now.Add(c.opts.ReplacementTimeout))
 	}
 	if len(created) == 0 {
@@ -134,7 +134,7 @@ func (c *Controller) deleteCandidates(ctx context.Context, cmd *Command, now tim
 		e := c.entry(cmd, now, fmt.Sprintf("deleting %d disrupted nodeclaim(s) (%s)", len(cmd.Candidates), cmd.Method), false)
 		e.Reason = ReasonCandidatesDeleted
 		for _, cand := range cmd.Candidates {
-			e.Events = append(e.Events, journal.Event{Object: cand.NodeClaim, Type: corev1.EventTypeNormal, Reason: "DisruptionTerminating",
+			e.Events = append(e.Events, journal.Event{Object: cand.NodeClaim, Type: corev1.EventTypeNormal, Reason: journal.ReasonDisruptionTerminating,
 				Message: "Disrupting NodeClaim: " + string(cmd.Reason)})
 		}
 		c.journal.Record(e)
@@ -184,7 +184,7 @@ func (c *Controller) removeStale(ctx context.Context, snap *state.Snapshot) erro
 		} else if err != nil && !apierrors.IsNotFound(err) {
 			return err
 		}
-		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Reason: "StaleTaintRemoved", Nodes: []string{sn.Node.Name},
+		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindDisruption, Reason: journal.ReasonStaleTaintRemoved, Nodes: []string{sn.Node.Name},
 			Message: fmt.Sprintf("removed the disrupted taint a previous run left on node %s", sn.Node.Name)})
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -15,8 +16,9 @@ import (
 // Simulation is what disrupting one node alone would do now: a Command, or why it would not
 // happen (a Blocked* reason and its message).
 type Simulation struct {
-	Command         *Command
-	Reason, Message string
+	Command *Command
+	Reason  journal.Reason
+	Message string
 }
 
 // splitWouldSave says, for a node that one replacement cannot take when split replacements are
@@ -43,7 +45,7 @@ func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *stat
 		return Simulation{}, fmt.Errorf("node %q not found", node)
 	}
 	if !sn.Managed() {
-		return Simulation{Reason: "Unmanaged", Message: "no NodeClaim manages it: nodepilot never disrupts it"}, nil
+		return Simulation{Reason: BlockedUnmanaged, Message: "no NodeClaim manages it: nodepilot never disrupts it"}, nil
 	}
 	cat := provisioning.LoadCatalog(ctx, cloud, snap)
 	cand, blk := candidate(sn, snap, cat, newPDBIndex(snap.PDBs), now)

@@ -132,7 +132,7 @@ func (e *Executor) record(a Action, err error) {
 	if e.journal == nil {
 		return
 	}
-	entry := journal.Entry{Time: e.clock.Now(), Kind: journal.KindAction, Reason: string(a.Kind), NodePool: a.NodePool, Message: a.Message}
+	entry := journal.Entry{Time: e.clock.Now(), Kind: journal.KindAction, Reason: journal.Reason(a.Kind), NodePool: a.NodePool, Message: a.Message}
 	if err != nil {
 		entry.Message, entry.Failed = fmt.Sprintf("%s failed: %v", a.Message, err), true
 	}
@@ -158,7 +158,7 @@ func (e *Executor) recordWould(a Action) {
 	e.would[a] = now
 	e.mu.Unlock()
 	if e.journal != nil {
-		e.journal.Record(journal.Entry{Time: now, Kind: journal.KindAction, Reason: string(a.Kind), NodePool: a.NodePool,
+		e.journal.Record(journal.Entry{Time: now, Kind: journal.KindAction, Reason: journal.Reason(a.Kind), NodePool: a.NodePool,
 			Message: "would " + a.Message, DryRun: true})
 	}
 }

@@ -50,7 +50,7 @@ func TestModes(t *testing.T) {
 			}
 			var got []string
 			for _, e := range j.Entries(0) {
-				if e.Kind != journal.KindAction || e.Reason != string(executor.DeleteNodeClaim) || e.DryRun != (tc.mode == executor.DryRun) {
+				if e.Kind != journal.KindAction || e.Reason != journal.Reason(executor.DeleteNodeClaim) || e.DryRun != (tc.mode == executor.DryRun) {
 					t.Errorf("entry %+v: want an Action entry of the mode", e)
 				}
 				got = append(got, e.Message)

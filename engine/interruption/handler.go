@@ -36,21 +36,21 @@ func (h *Handler) Run(ctx context.Context, source cloudprovider.Interruptions) e
 // EventReason is the Kubernetes event reason and type Karpenter records on the NodeClaim and
 // node of an interruption of this kind (for a state change, its detail tells a stop from a
 // termination).
-func EventReason(kind cloudprovider.InterruptionKind, detail string) (reason, eventType string) {
+func EventReason(kind cloudprovider.InterruptionKind, detail string) (reason journal.Reason, eventType string) {
 	switch kind {
 	case cloudprovider.SpotInterruption:
-		return "SpotInterrupted", corev1.EventTypeWarning
+		return journal.ReasonSpotInterrupted, corev1.EventTypeWarning
 	case cloudprovider.RebalanceRecommendation:
-		return "SpotRebalanceRecommendation", corev1.EventTypeNormal
+		return journal.ReasonSpotRebalanceRecommendation, corev1.EventTypeNormal
 	case cloudprovider.ScheduledChange:
-		return "InstanceUnhealthy", corev1.EventTypeWarning
+		return journal.ReasonInstanceUnhealthy, corev1.EventTypeWarning
 	case cloudprovider.CapacityReservationInterruption:
-		return "CapacityReservationInstanceInterrupted", corev1.EventTypeWarning
+		return journal.ReasonCapacityReservationInstanceInterrupted, corev1.EventTypeWarning
 	}
 	if detail == "stopping" || detail == "stopped" {
-		return "InstanceStopping", corev1.EventTypeWarning
+		return journal.ReasonInstanceStopping, corev1.EventTypeWarning
 	}
-	return "InstanceTerminating", corev1.EventTypeWarning
+	return journal.ReasonInstanceTerminating, corev1.EventTypeWarning
 }
 
 // Handle acts on one event. An event about a machine no NodeClaim owns is recorded and dropped;
@@ -67,7 +67,7 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 	}
 	reason, eventType := EventReason(ev.Kind, ev.Detail)
 	now := h.clock.Now()
-	entry := journal.Entry{Time: now, Kind: journal.KindInterruption, Method: "Interruption", Reason: string(ev.Kind), Until: ev.Deadline,
+	entry := journal.Entry{Time: now, Kind: journal.KindInterruption, Method: "Interruption", Reason: journal.Reason(ev.Kind), Until: ev.Deadline,
 		MessageType: ev.MessageType(), DryRun: h.exec.DryRun()}
 	if !ev.At.IsZero() {
 		entry.Took = now.Sub(ev.At) // how long the message waited
@@ -110,7 +110,7 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 	if err == nil {
 		// As Karpenter, say on the NodeClaim and node that the interruption is why they go.
 		for _, e := range slices.Clone(entry.Events) {
-			entry.Events = append(entry.Events, journal.Event{Object: e.Object, Type: corev1.EventTypeWarning, Reason: "TerminatingOnInterruption",
+			entry.Events = append(entry.Events, journal.Event{Object: e.Object, Type: corev1.EventTypeWarning, Reason: journal.ReasonTerminatingOnInterruption,
 				Message: fmt.Sprintf("Interruption triggered termination (%s)", ev.Kind)})
 		}
 	}

@@ -43,7 +43,7 @@ type Entry struct {
 	Method string
 	// Reason is a short code: a blocked reason (Budget, PDB, DoNotDisrupt...), a disruption
 	// reason (Empty, Drifted, Underutilized), an interruption kind.
-	Reason string
+	Reason Reason
 	// Message says it in an operator's words, starting with Karpenter's log message where
 	// Karpenter has one ("launched nodeclaim", "disrupting node(s)").
 	Message  string
@@ -94,7 +94,7 @@ func (e Entry) Saving() float64 { return e.PriceBefore - e.PriceAfter }
 type Event struct {
 	Object  runtime.Object
 	Type    string // Normal or Warning
-	Reason  string // Karpenter's reason
+	Reason  Reason // Karpenter's reason
 	Message string
 }
 

@@ -32,7 +32,7 @@ func (s LogSink) Observe(e Entry) {
 		}
 	}
 	add("method", e.Method)
-	add("reason", e.Reason)
+	add("reason", string(e.Reason))
 	add("nodepool", e.NodePool)
 	add("nodeclaims", strings.Join(e.NodeClaims, ","))
 	add("nodes", strings.Join(e.Nodes, ","))
@@ -66,7 +66,7 @@ func (s EventSink) Observe(e Entry) {
 	}
 	for _, ev := range e.Events {
 		if ev.Object != nil {
-			s.Recorder.Event(ev.Object, ev.Type, ev.Reason, ev.Message)
+			s.Recorder.Event(ev.Object, ev.Type, string(ev.Reason), ev.Message)
 		}
 	}
 }

@@ -100,7 +100,7 @@ func (c *Controller) Reconcile(ctx context.Context) {
 	}
 	wg.Wait()
 	if err := c.reconcileNodePools(ctx, snap); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
-		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindProvisioning, Reason: "Error", Message: "nodepool status: " + err.Error()})
+		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindProvisioning, Reason: journal.ReasonError, Message: "nodepool status: " + err.Error()})
 	}
 	exists := func(name string) bool {
 		return slices.ContainsFunc(snap.NodeClaims, func(nc *karpv1.NodeClaim) bool { return nc.Name == name })
@@ -122,7 +122,7 @@ func (c *Controller) Reconcile(ctx context.Context) {
 // step takes one step for a NodeClaim and journals what went wrong.
 func (c *Controller) step(ctx context.Context, snap *state.Snapshot, sn *state.Node) {
 	if err := c.reconcile(ctx, snap, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
-		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindLaunch, Reason: "Error", NodeClaims: []string{sn.NodeClaim.Name},
+		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindLaunch, Reason: journal.ReasonError, NodeClaims: []string{sn.NodeClaim.Name},
 			NodePool: sn.NodePool(), Message: fmt.Sprintf("nodeclaim %s: %v", sn.NodeClaim.Name, err)})
 	}
 }
@@ -171,18 +171,18 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 		return err
 	}
 	if cloudprovider.IsInsufficientCapacity(err) {
-		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "InsufficientCapacity", NodeClaims: []string{nc.Name},
+		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: journal.ReasonInsufficientCapacity, NodeClaims: []string{nc.Name},
 			NodePool: sn.NodePool(), Message: fmt.Sprintf("failed launching nodeclaim %s, deleting it so its pods are planned again: %v", nc.Name, err),
-			Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "InsufficientCapacityError", Message: err.Error()}}})
+			Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: journal.ReasonInsufficientCapacityError, Message: err.Error()}}})
 		c.setBackoff(nc.Name, nil)
 		return ignoreNotFound(c.exec.DeleteNodeClaim(ctx, nc.Name, "(insufficient capacity)"))
 	}
 	if err != nil {
 		var notReady *cloudprovider.NodeClassNotReadyError
 		if !retried && errors.As(err, &notReady) {
-			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "NodeClassNotReady", NodeClaims: []string{nc.Name},
+			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: journal.ReasonNodeClassNotReady, NodeClaims: []string{nc.Name},
 				NodePool: sn.NodePool(), Message: fmt.Sprintf("cannot launch nodeclaim %s yet, retrying: %v", nc.Name, err),
-				Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "NodeClassNotReady",
+				Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: journal.ReasonNodeClassNotReady,
 					Message: fmt.Sprintf("NodeClaim %s event: %s", nc.Name, err)}}})
 		}
 		b.delay = min(max(2*b.delay, time.Second), 5*time.Minute)
@@ -227,11 +227,11 @@ func (c *Controller) launch(ctx context.Context, sn *state.Node) error {
 		return err // a pass that saw stale state launched it already: the cloud returned the same machine
 	}
 	l := launched.Labels
-	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: "Launched", NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindLaunch, Reason: journal.ReasonLaunched, NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
 		Replacements: []string{l[corev1.LabelInstanceTypeStable]},
 		Message: fmt.Sprintf("launched nodeclaim %s: %s %s in %s (%s)", nc.Name, l[karpv1.CapacityTypeLabelKey], l[corev1.LabelInstanceTypeStable],
 			l[corev1.LabelTopologyZone], launched.Status.ProviderID),
-		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "Launched",
+		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: journal.ReasonLaunched,
 			Message: fmt.Sprintf("Launched %s %s in %s", l[karpv1.CapacityTypeLabelKey], l[corev1.LabelInstanceTypeStable], l[corev1.LabelTopologyZone])}}})
 	return nil
 }
@@ -263,7 +263,7 @@ func (c *Controller) register(ctx context.Context, sn *state.Node) error {
 	unregistered := karpv1.UnregisteredNoExecuteTaint()
 	var events []journal.Event
 	if _, synced := sn.Node.Labels[karpv1.NodeRegisteredLabelKey]; !synced && !slices.ContainsFunc(sn.Node.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&unregistered) }) {
-		events = append(events, journal.Event{Object: nc, Type: corev1.EventTypeWarning, Reason: "UnregisteredTaintMissing",
+		events = append(events, journal.Event{Object: nc, Type: corev1.EventTypeWarning, Reason: journal.ReasonUnregisteredTaintMissing,
 			Message: fmt.Sprintf("Missing %s taint which prevents registration related race conditions on Karpenter-managed nodes", karpv1.UnregisteredTaintKey)})
 	}
 	if _, err := c.exec.UpdateNode(ctx, sn.Node.Name, "adopt for nodeclaim "+nc.Name+" (labels, taints, finalizer)", func(n *corev1.Node) error {
@@ -278,7 +278,7 @@ func (c *Controller) register(ctx context.Context, sn *state.Node) error {
 		return err
 	}
 	capacityType, zone := sn.Placement()
-	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindRegistration, Reason: "Registered", NodeClaims: []string{nc.Name}, CapacityType: capacityType, Zone: zone,
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindRegistration, Reason: journal.ReasonRegistered, NodeClaims: []string{nc.Name}, CapacityType: capacityType, Zone: zone,
 		Nodes: []string{sn.Node.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("registered nodeclaim %s as node %s", nc.Name, sn.Node.Name), Events: events})
 	return nil
 }
@@ -331,11 +331,11 @@ func (c *Controller) initialize(ctx context.Context, sn *state.Node) error {
 	if changed, err := c.setConditionOnce(ctx, nc.Name, karpv1.ConditionTypeInitialized, now, nil); err != nil || !changed {
 		return err
 	}
-	e := journal.Entry{Time: now, Kind: journal.KindInitialization, Reason: "Initialized", NodeClaims: []string{nc.Name},
+	e := journal.Entry{Time: now, Kind: journal.KindInitialization, Reason: journal.ReasonInitialized, NodeClaims: []string{nc.Name},
 		Nodes: []string{n.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("initialized nodeclaim %s (node %s is ready for pods)", nc.Name, n.Name)}
 	for _, issue := range shapeIssues(n, nc) {
 		e.Message += "; " + issue
-		e.Events = append(e.Events, journal.Event{Object: nc, Type: corev1.EventTypeWarning, Reason: "FailedConsistencyCheck", Message: issue})
+		e.Events = append(e.Events, journal.Event{Object: nc, Type: corev1.EventTypeWarning, Reason: journal.ReasonFailedConsistencyCheck, Message: issue})
 	}
 	c.journal.Record(e)
 	return nil
@@ -414,9 +414,9 @@ func isExtended(name corev1.ResourceName) bool {
 // giveUp deletes a NodeClaim that never came up; its pods are planned again.
 func (c *Controller) giveUp(ctx context.Context, sn *state.Node, why string) error {
 	nc := sn.NodeClaim
-	return c.deleteThen(ctx, nc, "("+why+")", journal.Entry{Time: c.clock.Now(), Kind: journal.KindLiveness, Reason: "LivenessTimeout",
+	return c.deleteThen(ctx, nc, "("+why+")", journal.Entry{Time: c.clock.Now(), Kind: journal.KindLiveness, Reason: journal.ReasonLivenessTimeout,
 		NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(), Message: fmt.Sprintf("deleting nodeclaim %s: %s", nc.Name, why),
-		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: "LivenessTimeout", Message: "NodeClaim " + why}}})
+		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeWarning, Reason: journal.ReasonLivenessTimeout, Message: "NodeClaim " + why}}})
 }
 
 // deleteThen deletes a NodeClaim through the executor and journals the decision once the
@@ -445,10 +445,10 @@ func expiredAt(nc *karpv1.NodeClaim, now time.Time) (bool, time.Time) {
 func (c *Controller) expire(ctx context.Context, sn *state.Node, at time.Time) error {
 	nc := sn.NodeClaim
 	capacityType, zone := sn.Placement()
-	return c.deleteThen(ctx, nc, "(expired)", journal.Entry{Time: c.clock.Now(), Kind: journal.KindDisruption, Method: "Expiration", Reason: "Expired",
+	return c.deleteThen(ctx, nc, "(expired)", journal.Entry{Time: c.clock.Now(), Kind: journal.KindDisruption, Method: "Expiration", Reason: journal.ReasonExpired,
 		CapacityType: capacityType, Zone: zone, NodeClaims: []string{nc.Name}, Nodes: nodeNames(sn), NodePool: sn.NodePool(), Pods: podNames(sn.Pods),
 		Message: fmt.Sprintf("deleting expired nodeclaim %s (expireAfter %s reached at %s)", nc.Name, nc.Spec.ExpireAfter.String(), at.UTC().Format(time.RFC3339)),
-		Events:  []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "DisruptionTerminating", Message: "Disrupting NodeClaim: Expired"}}})
+		Events:  []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: journal.ReasonDisruptionTerminating, Message: "Disrupting NodeClaim: Expired"}}})
 }
 
 func ignoreNotFound(err error) error {

@@ -48,7 +48,7 @@ func (c *Controller) GarbageCollect(ctx context.Context) error {
 		if err != nil && !cloudprovider.IsNodeClaimNotFound(err) {
 			return fmt.Errorf("terminating orphan %s: %w", m.Status.ProviderID, err)
 		}
-		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindGarbageCollection, Reason: "OrphanInstance", NodeClaims: []string{m.Name},
+		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindGarbageCollection, Reason: journal.ReasonOrphanInstance, NodeClaims: []string{m.Name},
 			Message: fmt.Sprintf("terminated instance %s: no nodeclaim %q claims it", m.Status.ProviderID, m.Name)})
 	}
 	for _, nc := range snap.NodeClaims {
@@ -57,7 +57,7 @@ func (c *Controller) GarbageCollect(ctx context.Context) error {
 			now.Sub(launched.LastTransitionTime.Time) < gcGrace || byProvider[nc.Status.ProviderID] != nil {
 			continue
 		}
-		err := c.deleteThen(ctx, nc, "(its instance is gone)", journal.Entry{Time: now, Kind: journal.KindGarbageCollection, Reason: "InstanceGone",
+		err := c.deleteThen(ctx, nc, "(its instance is gone)", journal.Entry{Time: now, Kind: journal.KindGarbageCollection, Reason: journal.ReasonInstanceGone,
 			NodeClaims: []string{nc.Name}, Message: fmt.Sprintf("deleting nodeclaim %s: its instance %s no longer exists", nc.Name, nc.Status.ProviderID)})
 		if err != nil && !executor.NotPerformed(err) {
 			return err

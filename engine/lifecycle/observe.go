@@ -146,7 +146,7 @@ type driftCheck struct {
 
 func journalDrift(sn *state.Node, reason string, now time.Time) journal.Entry {
 	nc := sn.NodeClaim
-	return journal.Entry{Time: now, Kind: journal.KindDisruption, Reason: "Drifted", NodeClaims: []string{nc.Name}, Nodes: nodeNames(sn),
+	return journal.Entry{Time: now, Kind: journal.KindDisruption, Reason: journal.ReasonDrifted, NodeClaims: []string{nc.Name}, Nodes: nodeNames(sn),
 		NodePool: sn.NodePool(), Message: fmt.Sprintf("nodeclaim %s drifted: %s", nc.Name, reason),
-		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: "Drifted", Message: "NodeClaim drifted: " + reason}}}
+		Events: []journal.Event{{Object: nc, Type: corev1.EventTypeNormal, Reason: journal.ReasonDrifted, Message: "NodeClaim drifted: " + reason}}}
 }

@@ -115,11 +115,11 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	results := prep.Solve(in.Pods, in.Nodes, nil)
 	p.reportNoInstanceTypes(cat, prep.NoInstanceTypes(), now)
 	p.measure(results, now)
-	p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "PodsPending", Took: time.Since(start),
+	p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: journal.ReasonPodsPending, Took: time.Since(start),
 		Message: fmt.Sprintf("found provisionable pod(s): %d", len(pending)), Pods: podNames(pending)})
 	out := &Outcome{Time: now, Results: results}
 	if n := len(results.NewNodeClaims); n > 0 {
-		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NodeClaimsComputed",
+		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: journal.ReasonNodeClaimsComputed,
 			Message:    fmt.Sprintf("computed new nodeclaim(s) to fit pod(s): %d nodeclaims for %d pods", n, placed(results)),
 			PriceAfter: results.TotalPricePerHour(), DryRun: p.exec.DryRun()})
 	}
@@ -146,7 +146,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 // would, and the planned NodeClaim's hostname stands for it.
 func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.NodeClaim) (string, error) {
 	obj := NodeClaimFor(pt.NodePool, nc)
-	entry := journal.Entry{Time: p.clock.Now(), Kind: journal.KindProvisioning, Reason: "NodeClaimCreated", NodePool: nc.NodePool,
+	entry := journal.Entry{Time: p.clock.Now(), Kind: journal.KindProvisioning, Reason: journal.ReasonNodeClaimCreated, NodePool: nc.NodePool,
 		Pods: podNames(nc.Pods), PriceAfter: nc.PricePerHour(), Replacements: []string{nc.InstanceType.Name}}
 	created, err := p.exec.CreateNodeClaim(ctx, obj, fmt.Sprintf("for %d pods of nodepool %s: %s %s in %s at $%.4f/h", len(nc.Pods),
 		nc.NodePool, nc.Offering.CapacityType, nc.InstanceType.Name, nc.Offering.Zone, nc.PricePerHour()))
@@ -210,9 +210,9 @@ func (p *Provisioner) nominate(results *scheduling.Results, now time.Time) {
 		p.cluster.Nominate(n.Name, now.Add(p.opts.NominationTTL))
 		events := make([]journal.Event, len(n.Pods))
 		for i, pod := range n.Pods {
-			events[i] = journal.Event{Object: pod, Type: corev1.EventTypeNormal, Reason: "Nominated", Message: "Pod should schedule on: " + n.Name}
+			events[i] = journal.Event{Object: pod, Type: corev1.EventTypeNormal, Reason: journal.ReasonNominated, Message: "Pod should schedule on: " + n.Name}
 		}
-		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "Nominated", Nodes: []string{n.Name},
+		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: journal.ReasonNominated, Nodes: []string{n.Name},
 			Pods: podNames(n.Pods), DryRun: p.exec.DryRun(), Events: events,
 			Message: fmt.Sprintf("nominated %s for %d pod(s)", n.Name, len(n.Pods))})
 	}
@@ -230,9 +230,9 @@ func (p *Provisioner) reportNoInstanceTypes(cat *Catalog, pools []string, now ti
 			continue
 		}
 		msg := "NodePool requirements filtered out all compatible available instance types"
-		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "NoCompatibleInstanceTypes", NodePool: name,
+		p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: journal.ReasonNoCompatibleInstanceTypes, NodePool: name,
 			Message: fmt.Sprintf("nodepool %s: %s", name, msg), DryRun: p.exec.DryRun(),
-			Events: []journal.Event{{Object: cat.Pools[name].NodePool, Type: corev1.EventTypeWarning, Reason: "NoCompatibleInstanceTypes", Message: msg}}})
+			Events: []journal.Event{{Object: cat.Pools[name].NodePool, Type: corev1.EventTypeWarning, Reason: journal.ReasonNoCompatibleInstanceTypes, Message: msg}}})
 	}
 	p.barren = barren
 }
@@ -269,11 +269,11 @@ func (p *Provisioner) reportUnschedulable(pending []*corev1.Pod, results *schedu
 			continue
 		}
 		p.told[pe.Pod.UID] = told{message: msg, at: now}
-		e := journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: "FailedScheduling",
+		e := journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: journal.ReasonFailedScheduling,
 			Pods: []string{pe.Pod.Namespace + "/" + pe.Pod.Name}, Message: msg, DryRun: p.exec.DryRun()}
 		// A pod that wants no Karpenter node hears nothing from Karpenter either.
 		if len(pe.Reasons) == 0 || pe.Reasons[0].Code != scheduling.ReasonNotForKarpenter {
-			e.Events = []journal.Event{{Object: pe.Pod, Type: corev1.EventTypeWarning, Reason: "FailedScheduling", Message: msg}}
+			e.Events = []journal.Event{{Object: pe.Pod, Type: corev1.EventTypeWarning, Reason: journal.ReasonFailedScheduling, Message: msg}}
 		}
 		p.journal.Record(e)
 	}

@@ -20,10 +20,10 @@ import (
 // Journal reasons of the static controller.
 const (
 	// ReasonScaledUp and ReasonScaledDown record NodeClaims created and deleted for replicas.
-	ReasonScaledUp   = "StaticScaledUp"
-	ReasonScaledDown = "StaticScaledDown"
+	ReasonScaledUp   journal.Reason = "StaticScaledUp"
+	ReasonScaledDown journal.Reason = "StaticScaledDown"
 	// ReasonHeld records why a static NodePool stays below its replicas.
-	ReasonHeld = "StaticHeld"
+	ReasonHeld journal.Reason = "StaticHeld"
 )
 
 // Controller keeps static NodePools at their replicas. Every write goes through the executor.
@@ -111,7 +111,7 @@ func (c *Controller) scaleUp(ctx context.Context, snap *state.Snapshot, cat *pro
 			return "", fmt.Errorf("creating a nodeclaim for static nodepool %q: %w", np.Name, err)
 		}
 		c.cluster.Expect(created)
-		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindProvisioning, Reason: "NodeClaimCreated", NodePool: np.Name,
+		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindProvisioning, Reason: journal.ReasonNodeClaimCreated, NodePool: np.Name,
 			NodeClaims: []string{created.Name}, PriceAfter: nc.PricePerHour(),
 			Message: fmt.Sprintf("created nodeclaim %s for static nodepool %s (replicas %d): most likely %s %s in %s at $%.4f/h",
 				created.Name, np.Name, *np.Spec.Replicas, nc.Offering.CapacityType, nc.InstanceType.Name, nc.Offering.Zone, nc.PricePerHour())})

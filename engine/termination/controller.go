@@ -65,7 +65,7 @@ func (c *Controller) Reconcile(ctx context.Context) {
 			continue
 		}
 		if err := c.terminate(ctx, sn); err != nil && ctx.Err() == nil && !apierrors.IsNotFound(err) && !executor.NotPerformed(err) {
-			c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: "Error", NodeClaims: []string{nc.Name},
+			c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: journal.ReasonError, NodeClaims: []string{nc.Name},
 				Message: fmt.Sprintf("terminating nodeclaim %s: %v", nc.Name, err)})
 		}
 	}
@@ -112,7 +112,7 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 			return nil
 		})
 		if changed {
-			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "InstanceTerminating", NodeClaims: []string{nc.Name},
+			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: journal.ReasonInstanceTerminating, NodeClaims: []string{nc.Name},
 				Nodes: nodeName(sn), NodePool: sn.NodePool(), Message: fmt.Sprintf("terminating instance %s of nodeclaim %s", nc.Status.ProviderID, nc.Name)})
 		}
 		return uerr
@@ -142,7 +142,7 @@ func (c *Controller) terminate(ctx context.Context, sn *state.Node) error {
 	if cond := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeInstanceTerminating); cond != nil && cond.Status == metav1.ConditionTrue {
 		instanceTook = now.Sub(cond.LastTransitionTime.Time)
 	}
-	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "Terminated", NodeClaims: []string{nc.Name}, Nodes: nodeName(sn),
+	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: journal.ReasonTerminated, NodeClaims: []string{nc.Name}, Nodes: nodeName(sn),
 		CapacityType: capacityType, Zone: zone, Took: took, Lived: lived, InstanceTook: instanceTook,
 		NodePool: sn.NodePool(), Message: fmt.Sprintf("deleted nodeclaim %s (instance %s terminated)", nc.Name, nc.Status.ProviderID)})
 	return nil
@@ -161,7 +161,7 @@ func (c *Controller) awaitVolumes(ctx context.Context, sn *state.Node, deadline,
 	if why := cmp.Or(c.cluster.Unwatched(state.KindVolumeAttachment), c.cluster.Unwatched(state.KindPVC)); why != "" {
 		if !c.volumesUnknown {
 			c.volumesUnknown = true
-			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "VolumesUnknown",
+			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: journal.ReasonVolumesUnknown,
 				Message: "instances are terminated without waiting for their volumes to detach: " + why +
 					" (grant list and watch on volumeattachments and persistentvolumeclaims)"})
 		}
@@ -179,9 +179,9 @@ func (c *Controller) awaitVolumes(ctx context.Context, sn *state.Node, deadline,
 		return false, c.setCondition(ctx, nc, karpv1.ConditionTypeVolumesDetached, metav1.ConditionTrue, "VolumesDetached", now)
 	case deadline.IsZero() || now.Before(deadline):
 		msg := fmt.Sprintf("Awaiting deletion of bound volumeattachments (%s)", strings.Join(firstN(attached, 5), ", "))
-		c.journal.Block(sn.Node.Name, journal.Entry{Time: now, Reason: "AwaitingVolumeDetachment", NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
+		c.journal.Block(sn.Node.Name, journal.Entry{Time: now, Reason: journal.ReasonAwaitingVolumeDetachment, NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
 			Message: "terminating node " + sn.Node.Name + ": " + msg, Until: deadline,
-			Events: []journal.Event{{Object: sn.Node, Type: corev1.EventTypeNormal, Reason: "AwaitingVolumeDetachment", Message: msg}}})
+			Events: []journal.Event{{Object: sn.Node, Type: corev1.EventTypeNormal, Reason: journal.ReasonAwaitingVolumeDetachment, Message: msg}}})
 		return true, c.setCondition(ctx, nc, karpv1.ConditionTypeVolumesDetached, metav1.ConditionUnknown, "AwaitingVolumeDetachment", now)
 	}
 	return false, c.setCondition(ctx, nc, karpv1.ConditionTypeVolumesDetached, metav1.ConditionFalse, "TerminationGracePeriodElapsed", now)
@@ -214,14 +214,14 @@ func (c *Controller) taint(ctx context.Context, sn *state.Node) error {
 		return nil
 	})
 	if err == nil && added {
-		e := journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: "Tainted", Nodes: []string{sn.Node.Name},
+		e := journal.Entry{Time: c.clock.Now(), Kind: journal.KindTermination, Reason: journal.ReasonTainted, Nodes: []string{sn.Node.Name},
 			NodeClaims: []string{sn.NodeClaim.Name}, NodePool: sn.NodePool(), Message: "tainted node " + sn.Node.Name}
 		// As Karpenter, warn on both when terminationGracePeriod bounds the drain.
 		if deadline := Deadline(sn.NodeClaim); !deadline.IsZero() {
 			msg := "All pods will be deleted by " + deadline.UTC().Format(time.RFC3339)
 			e.Message += "; " + msg
 			for _, obj := range []runtime.Object{sn.Node, sn.NodeClaim} {
-				e.Events = append(e.Events, journal.Event{Object: obj, Type: corev1.EventTypeWarning, Reason: "TerminationGracePeriodExpiring", Message: msg})
+				e.Events = append(e.Events, journal.Event{Object: obj, Type: corev1.EventTypeWarning, Reason: journal.ReasonTerminationGracePeriodExpiring, Message: msg})
 			}
 		}
 		c.journal.Record(e)

@@ -133,9 +133,9 @@ func (c *Controller) report(sn *state.Node, evicted []*corev1.Pod, blocked []str
 		names := make([]string, len(evicted))
 		for i, p := range evicted {
 			names[i] = p.Namespace + "/" + p.Name
-			events[i] = journal.Event{Object: p, Type: corev1.EventTypeNormal, Reason: "Evicted", Message: "Evicted pod: draining node " + sn.Node.Name}
+			events[i] = journal.Event{Object: p, Type: corev1.EventTypeNormal, Reason: journal.ReasonEvicted, Message: "Evicted pod: draining node " + sn.Node.Name}
 			if grace, forced := forcedGrace(p, deadline, now); forced {
-				events[i] = journal.Event{Object: p, Type: corev1.EventTypeNormal, Reason: "Disrupted", Message: fmt.Sprintf(
+				events[i] = journal.Event{Object: p, Type: corev1.EventTypeNormal, Reason: journal.ReasonDisrupted, Message: fmt.Sprintf(
 					"Deleting the pod to accommodate the terminationTime %s of the node. The pod was granted %d seconds of grace-period of its %d terminationGracePeriodSeconds. This bypasses the PDB of the pod and the do-not-disrupt annotation.",
 					deadline.UTC().Format(time.RFC3339), grace, ptr.Deref(p.Spec.TerminationGracePeriodSeconds, corev1.DefaultTerminationGracePeriodSeconds))}
 			}
@@ -144,7 +144,7 @@ func (c *Controller) report(sn *state.Node, evicted []*corev1.Pod, blocked []str
 		if cond := meta.FindStatusCondition(nc.Status.Conditions, karpv1.ConditionTypeDisruptionReason); cond != nil && cond.Status == metav1.ConditionTrue {
 			why = cond.Reason
 		}
-		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: "Evicted", Nodes: []string{sn.Node.Name},
+		c.journal.Record(journal.Entry{Time: now, Kind: journal.KindTermination, Reason: journal.ReasonEvicted, Nodes: []string{sn.Node.Name},
 			NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(), Pods: names, Events: events, DisruptionReason: why,
 			Message: fmt.Sprintf("evicted %d pod(s) from node %s", len(evicted), sn.Node.Name)})
 	}
@@ -156,7 +156,7 @@ func (c *Controller) report(sn *state.Node, evicted []*corev1.Pod, blocked []str
 		}
 		c.journal.Block(sn.Node.Name, journal.Entry{Time: now, Reason: reason, NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
 			Message: msg, Until: deadline,
-			Events: []journal.Event{{Object: sn.Node, Type: corev1.EventTypeWarning, Reason: "FailedDraining", Message: msg}}})
+			Events: []journal.Event{{Object: sn.Node, Type: corev1.EventTypeWarning, Reason: journal.ReasonFailedDraining, Message: msg}}})
 	}
 }
 

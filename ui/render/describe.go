@@ -174,7 +174,7 @@ func DescribeEntry(e *journal.Entry, now time.Time) Text {
 		}
 	}
 	field("Method", e.Method)
-	field("Reason", e.Reason)
+	field("Reason", string(e.Reason))
 	field("Message", e.Message)
 	field("NodePool", e.NodePool)
 	field("Decision", e.Decision)

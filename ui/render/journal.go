@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 )
@@ -62,7 +63,7 @@ func DecisionRow(e *journal.Entry, now time.Time) *Row {
 	tones := []Tone{1: MethodTone(e)}
 	return &Row{
 		Key: EntryKey(e),
-		Cells: []string{Age(now, e.Time), method, orNone(e.Reason), orNone(e.NodePool), orNone(strings.Join(e.Nodes, ",")),
+		Cells: []string{Age(now, e.Time), method, orNone(string(e.Reason)), orNone(e.NodePool), orNone(strings.Join(e.Nodes, ",")),
 			orNone(decision), orNone(strings.Join(e.Replacements, ",")), saving, e.Message},
 		Nums:  nums,
 		Tone:  entryTone(e),
@@ -91,7 +92,7 @@ func MethodTone(e *journal.Entry) Tone {
 
 func entryTone(e *journal.Entry) Tone {
 	switch {
-	case e.Reason == "Error" || strings.HasSuffix(e.Reason, "Error"):
+	case strings.HasSuffix(string(e.Reason), string(journal.ReasonError)):
 		return ToneError
 	case e.DryRun:
 		return ToneCompleted
@@ -115,7 +116,7 @@ func InterruptionColumns() []Column {
 func InterruptionRow(e *journal.Entry, now time.Time) *Row {
 	return &Row{
 		Key:   EntryKey(e),
-		Cells: []string{Age(now, e.Time), orNone(e.Reason), orNone(strings.Join(e.Nodes, ",")), orNone(e.NodePool), Countdown(now, e.Until), e.Message},
+		Cells: []string{Age(now, e.Time), orNone(string(e.Reason)), orNone(strings.Join(e.Nodes, ",")), orNone(e.NodePool), Countdown(now, e.Until), e.Message},
 		Nums:  []float64{0: ageSeconds(now, e.Time)},
 		Tone:  Severity(e.Reason),
 		Ref:   e,
@@ -124,13 +125,13 @@ func InterruptionRow(e *journal.Entry, now time.Time) *Row {
 
 // Severity is the tone of an interruption kind: a rebalance recommendation is a notice, a
 // scheduled change a warning, the rest (spot interruption, stopping, terminating) critical.
-func Severity(kind string) Tone {
+func Severity(kind journal.Reason) Tone {
 	switch kind {
-	case "RebalanceRecommendation":
+	case journal.Reason(cloudprovider.RebalanceRecommendation):
 		return ToneNotice
-	case "ScheduledChange":
+	case journal.Reason(cloudprovider.ScheduledChange):
 		return ToneWarning
-	case "Error":
+	case journal.ReasonError:
 		return ToneError
 	}
 	return ToneCritical
@@ -159,7 +160,7 @@ func EventRow(e *journal.Entry, now time.Time) *Row {
 	}
 	return &Row{
 		Key:   EntryKey(e),
-		Cells: []string{Age(now, e.Time), string(e.Kind), orNone(e.Reason), orNone(e.NodePool), orNone(Objects(e)), e.Message},
+		Cells: []string{Age(now, e.Time), string(e.Kind), orNone(string(e.Reason)), orNone(e.NodePool), orNone(Objects(e)), e.Message},
 		Nums:  []float64{0: ageSeconds(now, e.Time)},
 		Tone:  tone,
 		Ref:   e,

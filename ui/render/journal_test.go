@@ -10,7 +10,7 @@ import (
 func TestIsDecision(t *testing.T) {
 	for _, tc := range []struct {
 		kind   journal.Kind
-		reason string
+		reason journal.Reason
 		want   bool
 	}{
 		{journal.KindDisruption, "Underutilized", true},

@@ -5,6 +5,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/usage"
 )
@@ -26,7 +27,7 @@ type Node struct {
 	Created time.Time
 	// Blocked is the reason code the journal keeps for why the node is not disrupted ("" when
 	// nothing blocks it), and BlockedUntil when that ends, if known.
-	Blocked        string
+	Blocked        journal.Reason
 	BlockedMessage string
 	BlockedUntil   time.Time
 	// Status is the node's state in a word and StatusTone its tone (NodeStatus when empty).
@@ -146,9 +147,9 @@ func blocker(n *Node, now time.Time) string {
 		return ""
 	}
 	if n.BlockedUntil.IsZero() || !n.BlockedUntil.After(now) {
-		return n.Blocked
+		return string(n.Blocked)
 	}
-	return n.Blocked + " " + Countdown(now, n.BlockedUntil)
+	return string(n.Blocked) + " " + Countdown(now, n.BlockedUntil)
 }
 
 // NodeStatus is a node's state in a word, and its tone.

@@ -28,19 +28,19 @@ func (g *generator) record(j *journal.Journal, w world) {
 	}
 	for k := range g.cfg.Entries {
 		i := k % len(w.nodes)
-		j.Record(journal.Entry{Time: at(3*time.Hour - time.Duration(k)*time.Second), Kind: journal.KindLaunch, Reason: "Launched",
+		j.Record(journal.Entry{Time: at(3*time.Hour - time.Duration(k)*time.Second), Kind: journal.KindLaunch, Reason: journal.ReasonLaunched,
 			Message: "launched nodeclaim", NodePool: poolOf(i), NodeClaims: []string{claim(i)}})
 	}
-	j.Record(journal.Entry{Time: at(47 * time.Minute), Kind: journal.KindGarbageCollection, Reason: "OrphanInstance",
+	j.Record(journal.Entry{Time: at(47 * time.Minute), Kind: journal.KindGarbageCollection, Reason: journal.ReasonOrphanInstance,
 		Message: "terminated instance i-0a1b2c3d4e5f60718 that no NodeClaim owns", NodeClaims: []string{"default-orphan"}})
-	j.Record(journal.Entry{Time: at(41 * time.Minute), Kind: journal.KindLiveness, Reason: "LivenessTimeout", NodePool: "default",
+	j.Record(journal.Entry{Time: at(41 * time.Minute), Kind: journal.KindLiveness, Reason: journal.ReasonLivenessTimeout, NodePool: "default",
 		Message: "nodeclaim default-zzzzz did not register within 15m0s; deleting it", NodeClaims: []string{"default-zzzzz"}})
-	j.Record(journal.Entry{Time: at(38 * time.Minute), Kind: journal.KindDisruption, Method: "Expiration", Reason: "Expired", NodePool: "on-demand",
+	j.Record(journal.Entry{Time: at(38 * time.Minute), Kind: journal.KindDisruption, Method: "Expiration", Reason: journal.ReasonExpired, NodePool: "on-demand",
 		Message: "nodeclaim on-demand-xxxxx expired after 720h", NodeClaims: []string{"on-demand-xxxxx"}, Nodes: []string{"ip-10-0-9-99.ec2.internal"}})
 	j.Record(journal.Entry{Time: at(35 * time.Minute), Kind: journal.KindDisruption, Method: "Emptiness", Reason: "Empty", NodePool: "default",
 		Decision: "delete", Message: "disrupting node(s): Emptiness/delete, terminating 1 node (0 pods)",
 		Nodes: []string{"ip-10-0-9-98.ec2.internal"}, NodeClaims: []string{"default-yyyyy"}, PriceBefore: 0.0336})
-	j.Record(journal.Entry{Time: at(30 * time.Minute), Kind: journal.KindTermination, Reason: "Terminated", NodePool: "default",
+	j.Record(journal.Entry{Time: at(30 * time.Minute), Kind: journal.KindTermination, Reason: journal.ReasonTerminated, NodePool: "default",
 		Message: "deleted node ip-10-0-9-98.ec2.internal", Nodes: []string{"ip-10-0-9-98.ec2.internal"}, NodeClaims: []string{"default-yyyyy"}})
 	j.Record(journal.Entry{Time: at(22 * time.Minute), Kind: journal.KindInterruption, Method: "Interruption", Reason: "RebalanceRecommendation",
 		NodePool: "default", Message: "rebalance recommendation for " + node(0), Nodes: []string{node(0)}, NodeClaims: []string{claim(0)}})
@@ -55,13 +55,13 @@ func (g *generator) record(j *journal.Journal, w world) {
 	j.Record(journal.Entry{Time: at(9 * time.Minute), Kind: journal.KindDisruption, Method: "MultiNodeConsolidation", Reason: "Underutilized",
 		NodePool: "default", Decision: "delete", DryRun: true, Message: "would disrupt node(s): MultiNodeConsolidation/delete, terminating 2 nodes",
 		Nodes: []string{node(8), node(10)}, PriceBefore: 0.0672})
-	j.Record(journal.Entry{Time: at(6 * time.Minute), Kind: journal.KindProvisioning, Reason: "PodsPending",
+	j.Record(journal.Entry{Time: at(6 * time.Minute), Kind: journal.KindProvisioning, Reason: journal.ReasonPodsPending,
 		Message: fmt.Sprintf("found provisionable pod(s): %d", len(w.pending)), Pods: names(w.pending)})
-	j.Record(journal.Entry{Time: at(5*time.Minute + 50*time.Second), Kind: journal.KindLaunch, Reason: "Launched", NodePool: "default",
+	j.Record(journal.Entry{Time: at(5*time.Minute + 50*time.Second), Kind: journal.KindLaunch, Reason: journal.ReasonLaunched, NodePool: "default",
 		Message: "launched nodeclaim " + claim(len(w.claims)-1) + " (m6i.xlarge spot in us-east-1b)", NodeClaims: []string{claim(len(w.claims) - 1)}})
-	j.Record(journal.Entry{Time: at(5*time.Minute + 20*time.Second), Kind: journal.KindRegistration, Reason: "Registered", NodePool: "default",
+	j.Record(journal.Entry{Time: at(5*time.Minute + 20*time.Second), Kind: journal.KindRegistration, Reason: journal.ReasonRegistered, NodePool: "default",
 		Message: "registered nodeclaim " + claim(9), NodeClaims: []string{claim(9)}, Nodes: []string{node(9)}})
-	j.Record(journal.Entry{Time: at(5 * time.Minute), Kind: journal.KindInitialization, Reason: "Initialized", NodePool: "default",
+	j.Record(journal.Entry{Time: at(5 * time.Minute), Kind: journal.KindInitialization, Reason: journal.ReasonInitialized, NodePool: "default",
 		Message: "initialized nodeclaim " + claim(9), NodeClaims: []string{claim(9)}, Nodes: []string{node(9)}})
 	j.Record(journal.Entry{Time: at(90 * time.Second), Kind: journal.KindInterruption, Method: "Interruption", Reason: "SpotInterruption",
 		NodePool: "default", Message: "spot interruption for " + node(5) + ": instance reclaimed in 2m", Nodes: []string{node(5)},
@@ -74,10 +74,11 @@ func (g *generator) record(j *journal.Journal, w world) {
 // block records why some nodes are not disrupted, as the disruption controller would.
 func (g *generator) block(j *journal.Journal, w world) {
 	blocks := []struct {
-		node        int
-		reason, msg string
-		until       time.Duration
-		pool        string
+		node   int
+		reason journal.Reason
+		msg    string
+		until  time.Duration
+		pool   string
 	}{
 		{0, disruption.BlockedConsolidateAfter, "consolidateAfter (1m) has not passed since the last pod event", 42 * time.Second, "default"},
 		{3, disruption.BlockedDoNotDisrupt, "the node is annotated karpenter.sh/do-not-disrupt", 0, "default"},
