@@ -60,6 +60,13 @@ func (c *Console) Info() ui.Info {
 	return i
 }
 
+// Contexts implements ui.Backend: the contexts of the demo's own kubeconfig (its local cluster),
+// not the operator's default one, which the App, built on the local cluster's REST config, would
+// otherwise read.
+func (c *Console) Contexts() ([]string, string, error) {
+	return kube.Contexts(c.env.Kubeconfig)
+}
+
 // CheckContext implements ui.Backend: the demo refuses every switch (the console does not ask,
 // having Info.NoSwitch; this keeps any other caller from switching).
 func (c *Console) CheckContext(context.Context, string) error { return errors.New(noSwitch) }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/internal/eventually"
+	"github.com/nodepilot/nodepilot/kube"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/ui"
 	"github.com/nodepilot/nodepilot/ui/skin"
@@ -68,7 +69,22 @@ func TestConsoleOnTheDemo(t *testing.T) {
 		}
 		return false
 	})
-	// The demo does not switch contexts: :ctx says why, and the console stays (Run returns nil).
+	// :ctx lists the demo's own kubeconfig, its context current, and says why it will not switch.
+	current := kube.ContextName(env.Kubeconfig, "")
+	for _, r := range ":ctx" {
+		screen.InjectKey(tcell.KeyRune, r, tcell.ModNone)
+	}
+	screen.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+	waitScreen(t, screen, 30*time.Second, "context "+current+" current in :ctx", func(text string) bool {
+		for _, line := range strings.Split(text, "\n") {
+			if f := strings.Fields(strings.Trim(line, "│ ")); len(f) == 2 && f[0] == current && f[1] == "*" {
+				return strings.Contains(text, "cannot switch contexts")
+			}
+		}
+		return false
+	})
+	screen.InjectKey(tcell.KeyEscape, 0, tcell.ModNone)
+	// The demo does not switch contexts: :ctx NAME says why, and the console stays (Run returns nil).
 	for _, r := range ":ctx other" {
 		screen.InjectKey(tcell.KeyRune, r, tcell.ModNone)
 	}

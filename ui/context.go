@@ -42,6 +42,8 @@ func switchCommand(c *Console, args []string) error {
 				c.flashErr(l.err.Error())
 			case len(l.names) == 0:
 				c.flashWarn("the kubeconfig has no contexts")
+			case c.info.NoSwitch != "":
+				c.flashWarn(c.info.NoSwitch)
 			}
 		})
 	case 1:
