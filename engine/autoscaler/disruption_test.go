@@ -203,6 +203,27 @@ func TestReplacementUnderATightLimit(t *testing.T) {
 	}
 }
 
+// A replacement is a node like any other once the candidates are gone: Karpenter does not keep it
+// from disruption beyond the nomination window, so when its pods leave it goes as an empty node
+// would, not after the replacement timeout (10m).
+func TestAReplacementIsDisruptableOnceItsCandidatesAreGone(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(0))
+	h.Deployment("big", 1, enginetest.Resources("6", ""))
+	h.Deployment("small", 1, enginetest.Resources("500m", ""))
+	h.Advance(time.Minute, time.Second)
+	h.Scale("big", 0)
+	h.Advance(3*time.Minute, time.Second)
+	if d := h.decisions(false); len(d) == 0 || d[len(d)-1].Decision != "replace" {
+		t.Fatalf("want a replace decision, got %+v", d)
+	}
+	h.Scale("small", 0)
+	h.Advance(2*time.Minute, time.Second)
+	if n := len(h.managedNodes()); n != 0 {
+		t.Errorf("%d nodes 2m after the replacement emptied, want 0: it was kept from disruption", n)
+	}
+}
+
 func TestMultiNodeConsolidationMergesUnderusedNodes(t *testing.T) {
 	h := newHarness(t)
 	h.NodePool("default", consolidateAfter(0), budgets(budget("100%")))

@@ -64,7 +64,9 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 		launching = append(launching, journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: journal.ReasonDisruptionLaunching,
 			Message: "Launching NodeClaim: " + string(cmd.Reason)},
 			journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: journal.ReasonDisruptionWaitingReadiness, Message: "Waiting on readiness to continue disruption"})
-		c.cluster.Nominate(nc.Name, now.Add(c.opts.ReplacementTimeout))
+		// Not nominated at launch: until it initializes it is no candidate anyway; then advance
+		// nominates it for NominationTTL while the candidates' pods move, as Karpenter's nomination
+		// window does, not for the whole replacement timeout.
 	}
 	if len(created) == 0 {
 		return c.deleteCandidates(ctx, cmd, now)
