@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +15,7 @@ import (
 	"github.com/nodepilot/nodepilot/app"
 	"github.com/nodepilot/nodepilot/aws"
 	"github.com/nodepilot/nodepilot/engine/autoscaler"
+	"github.com/nodepilot/nodepilot/internal/apitest"
 	"github.com/nodepilot/nodepilot/ui"
 )
 
@@ -68,14 +66,7 @@ func TestSwitchingContexts(t *testing.T) {
 		t.Setenv(k, "")
 	}
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/version" {
-			_, _ = io.WriteString(w, `{"major":"1","minor":"33"}`)
-			return
-		}
-		http.NotFound(w, r)
-	}))
-	t.Cleanup(api.Close)
+	api := apitest.VersionOnly(t)
 	cfg := clientcmdapi.NewConfig()
 	for _, name := range []string{"a", "b"} {
 		cfg.Clusters[name] = &clientcmdapi.Cluster{Server: api.URL}

@@ -3,10 +3,7 @@ package app
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,6 +19,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
+	"github.com/nodepilot/nodepilot/internal/apitest"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
@@ -29,14 +27,7 @@ import (
 // TestNewWithoutAWS: read-only needs neither a cluster name nor AWS, and says which it lacks;
 // a run that acts needs both, and fails with the fix.
 func TestNewWithoutAWS(t *testing.T) {
-	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/version" {
-			_, _ = io.WriteString(w, `{"major":"1","minor":"33"}`)
-			return
-		}
-		http.NotFound(w, r)
-	}))
-	t.Cleanup(api.Close)
+	api := apitest.VersionOnly(t)
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name       string

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -13,20 +12,15 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/nodepilot/nodepilot/internal/apitest"
 )
 
 // TestCheckContext: a context whose API server answers /version passes; one that is unknown,
 // refuses connections or does not answer in time fails with an error naming it and the cause.
 // Unless read-only, a context must name an EKS cluster too.
 func TestCheckContext(t *testing.T) {
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/version" {
-			_, _ = io.WriteString(w, `{"major":"1","minor":"33"}`)
-			return
-		}
-		http.NotFound(w, r)
-	}))
-	t.Cleanup(up.Close)
+	up := apitest.VersionOnly(t)
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
 	release := make(chan struct{})
