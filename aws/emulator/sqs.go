@@ -87,35 +87,27 @@ func (e *Emulator) createQueue(_ context.Context, body []byte) (any, error) {
 
 func parseQueueAttributes(in map[string]string) (queueAttributes, *apiError) {
 	var a queueAttributes
+	// The numeric attributes and the ranges SQS accepts for them.
+	numeric := map[string]struct {
+		lo, hi int
+		to     *int
+	}{
+		"VisibilityTimeout":             {0, 43200, &a.VisibilityTimeout},
+		"MessageRetentionPeriod":        {60, 1209600, &a.MessageRetentionPeriod},
+		"ReceiveMessageWaitTimeSeconds": {0, 20, &a.ReceiveMessageWaitTimeSeconds},
+		"DelaySeconds":                  {0, 900, &a.DelaySeconds},
+		"MaximumMessageSize":            {1024, 262144, &a.MaximumMessageSize},
+	}
 	for name, v := range in {
-		n, err := strconv.Atoi(v)
-		bad := func(lo, hi int) bool { return err != nil || n < lo || n > hi }
+		if r, ok := numeric[name]; ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < r.lo || n > r.hi {
+				return a, newError(0, "InvalidAttributeValue", "Invalid value for the parameter "+name+".")
+			}
+			*r.to = n
+			continue
+		}
 		switch name {
-		case "VisibilityTimeout":
-			if bad(0, 43200) {
-				return a, newError(0, "InvalidAttributeValue", "Invalid value for the parameter VisibilityTimeout.")
-			}
-			a.VisibilityTimeout = n
-		case "MessageRetentionPeriod":
-			if bad(60, 1209600) {
-				return a, newError(0, "InvalidAttributeValue", "Invalid value for the parameter MessageRetentionPeriod.")
-			}
-			a.MessageRetentionPeriod = n
-		case "ReceiveMessageWaitTimeSeconds":
-			if bad(0, 20) {
-				return a, newError(0, "InvalidAttributeValue", "Invalid value for the parameter ReceiveMessageWaitTimeSeconds.")
-			}
-			a.ReceiveMessageWaitTimeSeconds = n
-		case "DelaySeconds":
-			if bad(0, 900) {
-				return a, newError(0, "InvalidAttributeValue", "Invalid value for the parameter DelaySeconds.")
-			}
-			a.DelaySeconds = n
-		case "MaximumMessageSize":
-			if bad(1024, 262144) {
-				return a, newError(0, "InvalidAttributeValue", "Invalid value for the parameter MaximumMessageSize.")
-			}
-			a.MaximumMessageSize = n
 		case "Policy", "SqsManagedSseEnabled", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "RedrivePolicy", "RedriveAllowPolicy":
 			// Accepted and ignored: the emulator has no permissions, encryption or dead-letter queues.
 		default:

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -212,4 +213,43 @@ func TestSQSLongPollEndsWithTheEmulator(t *testing.T) {
 	}
 	// Close ends the poll (the client sees an empty answer or a closed connection).
 	eventually.Receive(t, 10*time.Second, "the long poll's end when the emulator closed", done)
+}
+
+// TestParseQueueAttributes: numeric attributes are taken within the ranges SQS accepts and
+// refused outside them or when not numbers, naming the attribute; attributes the emulator has no
+// use for are accepted; unknown ones are refused.
+func TestParseQueueAttributes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   map[string]string
+		want queueAttributes
+		code string
+	}{
+		{"in range", map[string]string{"VisibilityTimeout": "30", "MessageRetentionPeriod": "60", "ReceiveMessageWaitTimeSeconds": "20", "DelaySeconds": "0", "MaximumMessageSize": "262144"},
+			queueAttributes{VisibilityTimeout: 30, MessageRetentionPeriod: 60, ReceiveMessageWaitTimeSeconds: 20, MaximumMessageSize: 262144}, ""},
+		{"below its range", map[string]string{"MessageRetentionPeriod": "59"}, queueAttributes{}, "InvalidAttributeValue"},
+		{"above its range", map[string]string{"ReceiveMessageWaitTimeSeconds": "21"}, queueAttributes{}, "InvalidAttributeValue"},
+		{"not a number", map[string]string{"DelaySeconds": "soon"}, queueAttributes{}, "InvalidAttributeValue"},
+		{"accepted and ignored", map[string]string{"Policy": "{}", "SqsManagedSseEnabled": "true"}, queueAttributes{}, ""},
+		{"unknown", map[string]string{"FifoQueue": "true"}, queueAttributes{}, "InvalidAttributeName"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseQueueAttributes(tc.in)
+			switch {
+			case tc.code != "":
+				if err == nil || err.code != tc.code {
+					t.Fatalf("parseQueueAttributes(%v) error %v, want %s", tc.in, err, tc.code)
+				}
+				for name := range tc.in {
+					if !strings.Contains(err.message, name) {
+						t.Errorf("error %q does not name %s", err.message, name)
+					}
+				}
+			case err != nil:
+				t.Fatalf("parseQueueAttributes(%v): %v", tc.in, err)
+			case got != tc.want:
+				t.Errorf("parseQueueAttributes(%v) = %+v, want %+v", tc.in, got, tc.want)
+			}
+		})
+	}
 }
