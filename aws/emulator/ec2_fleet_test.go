@@ -386,14 +386,8 @@ func TestCreateFleetRequestErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := w.c.ec2.CreateFleet(ctx(t), tt.in)
-			if tt.topCode != "" {
-				if apiCode(err) != tt.topCode {
-					t.Fatalf("error %v, want %s", err, tt.topCode)
-				}
+			if failedAs(t, err, tt.topCode) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if len(out.Instances) != 0 || len(out.Errors) != 1 || *out.Errors[0].ErrorCode != tt.fleetCode {
 				t.Fatalf("instances %v errors %v, want one %s", out.Instances, out.Errors, tt.fleetCode)

@@ -95,14 +95,8 @@ func TestDescribeImages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := c.ec2.DescribeImages(ctx(t), tt.in)
-			if tt.errCode != "" {
-				if apiCode(err) != tt.errCode {
-					t.Fatalf("error %v, want %s", err, tt.errCode)
-				}
+			if failedAs(t, err, tt.errCode) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if len(out.Images) != tt.want {
 				t.Fatalf("%d images, want %d", len(out.Images), tt.want)

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 	"testing"
@@ -29,6 +30,17 @@ func apiCode(err error) string {
 		return ae.ErrorCode()
 	}
 	return ""
+}
+
+// failedAs checks a call's error against the API error code a case expects ("" for none): any
+// other outcome fails the test. It reports whether the call failed as expected, when the case
+// has nothing more to check.
+func failedAs(t *testing.T, err error, code string) bool {
+	t.Helper()
+	if apiCode(err) != code || (code == "" && err != nil) {
+		t.Fatalf("error %v, want %s", err, cmp.Or(code, "none"))
+	}
+	return code != ""
 }
 
 // karpenterTypeFilters are the filters Karpenter lists instance types with.

@@ -67,10 +67,7 @@ func TestLaunchTemplates(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := c.ec2.DescribeLaunchTemplates(ctx(t), tt.in)
-			if apiCode(err) != tt.code {
-				t.Fatalf("error %v, want code %q", err, tt.code)
-			}
-			if err != nil {
+			if failedAs(t, err, tt.code) {
 				return
 			}
 			var got []string

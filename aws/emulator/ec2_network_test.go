@@ -131,14 +131,8 @@ func TestDescribeSecurityGroups(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := c.ec2.DescribeSecurityGroups(ctx(t), tt.in)
-			if tt.errCode != "" {
-				if apiCode(err) != tt.errCode {
-					t.Fatalf("error %v, want %s", err, tt.errCode)
-				}
+			if failedAs(t, err, tt.errCode) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			var got []string
 			for _, g := range out.SecurityGroups {

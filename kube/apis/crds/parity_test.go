@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
 	"github.com/nodepilot/nodepilot/kube/apis/crds/crdtest"
@@ -89,27 +90,9 @@ func TestSeedsAgainstCRDs(t *testing.T) {
 			var goErrs []string
 			switch kind {
 			case "NodePool":
-				fromCRD, fromGo := &karpv1.NodePool{}, &karpv1.NodePool{}
-				typed(t, admitted, fromCRD)
-				typed(t, raw, fromGo)
-				fromGo.SetDefaults()
-				if !reflect.DeepEqual(fromCRD.Spec, fromGo.Spec) {
-					t.Errorf("CRD defaults give\n%+v\nSetDefaults gives\n%+v", fromCRD.Spec, fromGo.Spec)
-				}
-				for _, e := range fromGo.Validate() {
-					goErrs = append(goErrs, e.Error())
-				}
+				goErrs = goParity[karpv1.NodePool](t, admitted, raw)
 			case "EC2NodeClass":
-				fromCRD, fromGo := &awsv1.EC2NodeClass{}, &awsv1.EC2NodeClass{}
-				typed(t, admitted, fromCRD)
-				typed(t, raw, fromGo)
-				fromGo.SetDefaults()
-				if !reflect.DeepEqual(fromCRD.Spec, fromGo.Spec) {
-					t.Errorf("CRD defaults give\n%+v\nSetDefaults gives\n%+v", fromCRD.Spec, fromGo.Spec)
-				}
-				for _, e := range fromGo.Validate() {
-					goErrs = append(goErrs, e.Error())
-				}
+				goErrs = goParity[awsv1.EC2NodeClass](t, admitted, raw)
 			}
 			_, wantInvalid := refusedSeeds[name]
 			if (len(crdErrs) > 0) != wantInvalid || (len(goErrs) > 0) != wantInvalid {
@@ -117,6 +100,32 @@ func TestSeedsAgainstCRDs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// apiObject is a NodePool or an EC2NodeClass: defaulted and validated in Go.
+type apiObject[T any] interface {
+	*T
+	SetDefaults()
+	Validate() field.ErrorList
+}
+
+// goParity types a document as the API server admitted it (CRD defaults applied) and as written,
+// checks that SetDefaults gives the written one what the CRD gave, and returns Go validation's
+// errors for it.
+func goParity[T any, P apiObject[T]](t *testing.T, admitted, raw map[string]any) []string {
+	t.Helper()
+	fromCRD, fromGo := P(new(T)), P(new(T))
+	typed(t, admitted, fromCRD)
+	typed(t, raw, fromGo)
+	fromGo.SetDefaults()
+	if !reflect.DeepEqual(fromCRD, fromGo) {
+		t.Errorf("CRD defaults give\n%+v\nSetDefaults gives\n%+v", fromCRD, fromGo)
+	}
+	var errs []string
+	for _, e := range fromGo.Validate() {
+		errs = append(errs, e.Error())
+	}
+	return errs
 }
 
 // TestInvalidSamplesAgainstCRDs checks that the API server, too, rejects the invalid samples
