@@ -114,13 +114,19 @@ func (env *emulatorEnv) instancesOf(nodeClaim string) []emulator.Instance {
 }
 
 func emulatorNodeClass() *awsv1.EC2NodeClass {
+	return testNodeClass("KarpenterNodeRole", awsv1.AMISelectorTerm{Alias: "al2023@latest"})
+}
+
+// testNodeClass is the EC2NodeClass the provider's tests launch with: subnets and security
+// groups discovered by tag, the given role and AMI term.
+func testNodeClass(role string, ami awsv1.AMISelectorTerm) *awsv1.EC2NodeClass {
 	nc := &awsv1.EC2NodeClass{}
 	nc.Name, nc.UID, nc.Generation = "default", "nodeclass-uid", 1
 	nc.Spec = awsv1.EC2NodeClassSpec{
 		SubnetSelectorTerms:        []awsv1.SubnetSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test"}}},
 		SecurityGroupSelectorTerms: []awsv1.SecurityGroupSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test"}}},
-		AMISelectorTerms:           []awsv1.AMISelectorTerm{{Alias: "al2023@latest"}},
-		Role:                       "KarpenterNodeRole",
+		AMISelectorTerms:           []awsv1.AMISelectorTerm{ami},
+		Role:                       role,
 		Tags:                       map[string]string{"team": "platform"},
 	}
 	return nc

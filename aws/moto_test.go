@@ -163,16 +163,8 @@ func setupMoto(t *testing.T, ctx context.Context, raw *ec2.Client, iamc *iam.Cli
 }
 
 func motoNodeClass() *awsv1.EC2NodeClass {
-	nc := &awsv1.EC2NodeClass{}
-	nc.Name, nc.UID, nc.Generation = "default", "nodeclass-uid", 1
-	nc.Spec = awsv1.EC2NodeClassSpec{
-		SubnetSelectorTerms:        []awsv1.SubnetSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test"}}},
-		SecurityGroupSelectorTerms: []awsv1.SecurityGroupSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "test"}}},
-		AMIFamily:                  ptr.To(awsv1.AMIFamilyAL2023),
-		AMISelectorTerms:           []awsv1.AMISelectorTerm{{Tags: map[string]string{"nodepilot-test": "*"}}},
-		Role:                       "test-nodes",
-		Tags:                       map[string]string{"team": "platform"},
-	}
+	nc := testNodeClass("test-nodes", awsv1.AMISelectorTerm{Tags: map[string]string{"nodepilot-test": "*"}})
+	nc.Spec.AMIFamily = ptr.To(awsv1.AMIFamilyAL2023) // an AMI selected by tag needs its family
 	return nc
 }
 

@@ -42,15 +42,24 @@ func allSpecs() []model.Spec {
 		model.KindDecisions, model.KindInterruptions, model.KindEvents, model.KindSkins)
 }
 
+// specSet names a set of tables the console builds.
+type specSet struct {
+	name  string
+	specs []model.Spec
+}
+
+// specSets are what the view-model benchmarks build: the tables the dashboard shows, or every
+// table.
+func specSets() []specSet {
+	return []specSet{{"dashboard", dashboardSpecs()}, {"every-table", allSpecs()}}
+}
+
 // BenchmarkViewModels builds the view models of 10,000 pods and 2,000 nodes from one snapshot:
 // the World and the tables the dashboard shows, or every table (all 10,000 pod rows).
 func BenchmarkViewModels(b *testing.B) {
 	f := uitest.New(uitest.Large())
 	in := input(f)
-	for _, bc := range []struct {
-		name  string
-		specs []model.Spec
-	}{{"dashboard", dashboardSpecs()}, {"every-table", allSpecs()}} {
+	for _, bc := range specSets() {
 		b.Run(bc.name, func(b *testing.B) {
 			in := in
 			in.Cache = model.NewCache()
@@ -197,10 +206,7 @@ func BenchmarkWorldMemory(b *testing.B) {
 	f := uitest.New(uitest.Large())
 	cluster := heap() - before
 	in := input(f)
-	for _, bc := range []struct {
-		name  string
-		specs []model.Spec
-	}{{"dashboard", dashboardSpecs()}, {"every-table", allSpecs()}} {
+	for _, bc := range specSets() {
 		b.Run(bc.name, func(b *testing.B) {
 			var held *model.World
 			for b.Loop() {
