@@ -102,7 +102,9 @@ const (
 
 // Interruption is one announcement about one machine.
 type Interruption struct {
-	Kind       InterruptionKind
+	Kind InterruptionKind
+	// InstanceID is the machine's ID, the last segment of its provider ID; ProviderID is empty
+	// when the cloud could not look the machine up.
 	InstanceID string
 	ProviderID string
 	// Detail is what the cloud said (the new state, the scheduled event's description).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -53,6 +54,21 @@ func EventReason(kind cloudprovider.InterruptionKind, detail string) (reason jou
 	return journal.ReasonInstanceTerminating, corev1.EventTypeWarning
 }
 
+// owns reports whether the machine of providerID is the event's. The cloud sends an event
+// without a provider ID when it could not look its instance up; the instance ID, the provider
+// ID's last segment, then matches as Karpenter matches it. Neither matches a NodeClaim not
+// launched yet, whose provider ID is empty.
+func owns(providerID string, ev cloudprovider.Interruption) bool {
+	switch {
+	case providerID == "":
+		return false
+	case ev.ProviderID != "":
+		return providerID == ev.ProviderID
+	default:
+		return ev.InstanceID != "" && strings.HasSuffix(providerID, "/"+ev.InstanceID)
+	}
+}
+
 // Handle acts on one event. An event about a machine no NodeClaim owns is recorded and dropped;
 // a failure to delete is returned so that the event is delivered again.
 func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) error {
@@ -60,7 +76,7 @@ func (h *Handler) Handle(ctx context.Context, ev cloudprovider.Interruption) err
 	snap := h.cluster.Snapshot()
 	var target *state.Node
 	for _, sn := range snap.Nodes {
-		if sn.NodeClaim != nil && sn.ProviderID() == ev.ProviderID {
+		if sn.NodeClaim != nil && owns(sn.ProviderID(), ev) {
 			target = sn
 			break
 		}
