@@ -1008,6 +1008,20 @@ func TestEmulatorInterruptions(t *testing.T) {
 		}
 		waitDeletes(before + 1)
 	})
+
+	// The engine then matches the event by instance ID (interruption.TestHandleActsPerKind).
+	t.Run("an instance that cannot be looked up goes out by its instance id", func(t *testing.T) {
+		before := deletes()
+		must(t, env.em.FailNext("DescribeInstances", 1, "UnauthorizedOperation"))
+		must(t, env.em.Interrupt(emulator.Interruption{Kind: emulator.ScheduledChange, InstanceID: idOf(od2)}))
+		if e := receive(); e.Kind != cloudprovider.ScheduledChange || e.InstanceID != idOf(od2) || e.ProviderID != "" {
+			t.Errorf("event %+v, want a scheduled change of %s without a provider id", e, idOf(od2))
+		}
+		waitDeletes(before + 1)
+		if n := env.em.CallCounts()["DescribeInstances"]; n == 0 {
+			t.Errorf("DescribeInstances was never called")
+		}
+	})
 }
 
 // BenchmarkLaunch measures Create, from a NodeClaim to a running instance, against the emulator
