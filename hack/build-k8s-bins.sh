@@ -5,9 +5,10 @@
 #
 #   hack/build-k8s-bins.sh          -> prints the folder holding the binaries
 #
-# A cold build takes about 15 minutes on 2 cores (3.6 GB of Go build cache, 3 GB peak RAM).
+# A cold build takes about 25 minutes on 2 cores (3.6 GB of Go build cache, 3 GB peak RAM).
 # The wrapper module in hack/k8s-bins pins every k8s.io staging module to the release, because
-# k8s.io/kubernetes points its staging modules at local folders that Go ignores in dependencies.
+# k8s.io/kubernetes points its staging modules at local folders that Go ignores in dependencies,
+# and holds kwok as a tool at the release below.
 set -euo pipefail
 
 K8S_VERSION=v1.37.2
@@ -43,41 +44,59 @@ for c in "${components[@]}"; do if needed "$c"; then missing+=("$c"); fi; done
 if [ ${#missing[@]} -eq 0 ]; then echo "$BIN_DIR"; exit 0; fi
 
 say "building ${missing[*]} into $BIN_DIR"
-say "a cold build takes about 15 minutes on 2 cores; later runs are instant"
 start=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - start ))s"; }
 
-minor=$(echo "$K8S_VERSION" | cut -d. -f2)
-ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
-
-# Build into a temporary name and rename, so an interrupted build never leaves a half binary.
-build() { # build NAME PACKAGE
-  local name=$1 pkg=$2
-  say "[$(elapsed)] go build $pkg"
-  (cd "$HERE/k8s-bins" && go build -trimpath -ldflags="$ldflags" -o "$BIN_DIR/.$name.tmp" "$pkg")
-  mv "$BIN_DIR/.$name.tmp" "$BIN_DIR/$name"
-  say "[$(elapsed)] $name ready"
-}
-
-# A program with a module of its own (its own dependency versions) is installed as released.
-install() { # install NAME PACKAGE@VERSION
-  local name=$1 pkg=$2 tmp
-  say "[$(elapsed)] go install $pkg"
-  tmp=$(mktemp -d)
-  GOBIN="$tmp" GOFLAGS=-mod=mod go install -trimpath -ldflags="-s -w" "$pkg"
-  mv "$tmp/$name" "$BIN_DIR/$name"; rmdir "$tmp"
-  say "[$(elapsed)] $name ready"
-}
-
+cd "$HERE/k8s-bins"
+# kwok is a tool of the same module as Kubernetes' binaries (its go.mod pins kwok's release), so
+# it builds against the same libraries, compiled once for all five. metrics-server v0.8.0 cannot:
+# its generated OpenAPI names do not resolve with Kubernetes v1.37's libraries (it panics at
+# start), so it is installed as released, with the libraries of its own go.mod.
+have=$(go list -m -f '{{.Version}}' sigs.k8s.io/kwok)
+if [ "$have" != "$KWOK_VERSION" ]; then
+  say "hack/k8s-bins/go.mod requires sigs.k8s.io/kwok $have, not $KWOK_VERSION: keep the two in step"
+  exit 1
+fi
+pkgs=()
 for c in "${missing[@]}"; do
   case $c in
-    etcd) build etcd go.etcd.io/etcd/server/v3 ;;
-    kube-apiserver|kube-scheduler|kube-controller-manager) build "$c" "k8s.io/kubernetes/cmd/$c" ;;
-    kwok) install kwok "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" ;;
-    metrics-server)
-      install metrics-server "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION"
-      echo "$METRICS_SERVER_VERSION" > "$BIN_DIR/metrics-server.version" ;;
+    etcd) pkgs+=(go.etcd.io/etcd/server/v3) ;;
+    kwok) pkgs+=(sigs.k8s.io/kwok/cmd/kwok) ;;
+    kube-*) pkgs+=("k8s.io/kubernetes/cmd/$c") ;;
   esac
 done
+
+# Into a temporary folder, then renamed, so an interrupted build never leaves a half binary.
+tmp=$(mktemp -d "$BIN_DIR/.build.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+if [ ${#pkgs[@]} -gt 0 ]; then
+  say "[$(elapsed)] downloading modules"
+  total=$(go list -deps "${pkgs[@]}" | wc -l)
+  say "[$(elapsed)] compiling up to $total packages (about 20 minutes on 2 cores when Go's build cache is cold)"
+  # go build -v names each package it compiles: count them for the progress lines and pass
+  # anything else (errors) through. One go build links its binaries in parallel.
+  minor=$(echo "$K8S_VERSION" | cut -d. -f2)
+  go build -v -trimpath -o "$tmp/" -ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION \
+-X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor \
+-X k8s.io/component-base/version.gitTreeState=clean" "${pkgs[@]}" 2>&1 |
+    while IFS= read -r line; do
+      case $line in
+        *[\ :#]*) printf '%s\n' "$line" >&2 ;;
+        *) n=$((${n:-0} + 1)); [ $((n % 250)) -ne 0 ] || say "[$(elapsed)] $n of up to $total packages compiled" ;;
+      esac
+    done
+fi
+if [[ " ${missing[*]} " == *" metrics-server "* ]]; then
+  say "[$(elapsed)] go install sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION"
+  GOBIN="$tmp" GOFLAGS=-mod=mod go install -trimpath -ldflags="-s -w" \
+    "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION"
+fi
+# go build names a binary after its package path's last element before a major version: etcd's is server.
+[ ! -e "$tmp/server" ] || mv "$tmp/server" "$tmp/etcd"
+for c in "${missing[@]}"; do
+  mv "$tmp/$c" "$BIN_DIR/$c"
+  say "[$(elapsed)] $c ready"
+done
+echo "$METRICS_SERVER_VERSION" > "$BIN_DIR/metrics-server.version"
 say "done in $(elapsed)"
 echo "$BIN_DIR"
