@@ -42,7 +42,20 @@ func (c *Console) Snapshot() *state.Snapshot { return c.app.Cluster.Snapshot() }
 func (c *Console) Changes() <-chan struct{} { return c.app.Cluster.Subscribe() }
 
 // Journal implements ui.Backend.
-func (c *Console) Journal() *journal.Journal { return c.app.Journal }
+func (c *Console) Journal() journal.Snapshot { return c.app.Journal.Snapshot() }
+
+// JournalChanges implements ui.Backend.
+func (c *Console) JournalChanges() <-chan struct{} { return c.app.Journal.Subscribe() }
+
+// Budgets implements ui.Backend: none for a NodePool the cluster does not have.
+func (c *Console) Budgets(nodePool string) []disruption.Allowance {
+	snap := c.app.Cluster.Snapshot()
+	np := snap.NodePool(nodePool)
+	if np == nil {
+		return nil
+	}
+	return disruption.Budgets(np, snap.Nodes, c.app.opts.Clock.Now())
+}
 
 // Provisioning implements ui.Backend: nil when read-only (nothing provisions).
 func (c *Console) Provisioning() *provisioning.Outcome {

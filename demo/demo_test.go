@@ -129,7 +129,7 @@ func TestSeedStoryEndToEnd(t *testing.T) {
 	t.Log("an EC2NodeClass gets Karpenter's termination finalizer; deleted, its instance profile goes with it")
 	terminateNodeClass(t, ctx, env)
 	for _, e := range env.App.Journal.Entries(0) {
-		if e.Kind != journal.KindBlocked || disruption.Forbidden(e.Reason) { // as the Decisions pane shows them
+		if e.Kind != journal.KindBlocked || e.Forbids { // as the Decisions pane shows them
 			t.Logf("journal %s %-14s %-22s %s", e.Time.Format("15:04:05"), e.Kind, e.Reason, e.Message)
 		}
 	}

@@ -374,10 +374,9 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		for name, q := range np.Spec.Limits {
 			ch <- prometheus.MustNewConstMetric(c.limit, prometheus.GaugeValue, q.AsApproximateFloat64(), np.Name, string(name))
 		}
-		for _, reason := range karpv1.DisruptionReasons() {
-			a := disruption.AllowanceFor(np, snap.Nodes, reason, now)
-			ch <- prometheus.MustNewConstMetric(c.allowed, prometheus.GaugeValue, float64(a.Allowed), np.Name, string(reason))
-			ch <- prometheus.MustNewConstMetric(c.consuming, prometheus.GaugeValue, float64(a.Disrupting), np.Name, string(reason))
+		for _, a := range disruption.Budgets(np, snap.Nodes, now) {
+			ch <- prometheus.MustNewConstMetric(c.allowed, prometheus.GaugeValue, float64(a.Allowed), np.Name, string(a.Reason))
+			ch <- prometheus.MustNewConstMetric(c.consuming, prometheus.GaugeValue, float64(a.Disrupting), np.Name, string(a.Reason))
 		}
 	}
 	for k, n := range count {

@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cost"
+	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
@@ -18,16 +19,21 @@ import (
 // Backend is everything the console reads and does. Every method must be safe from any
 // goroutine. Methods with a context may block: the console calls them off the UI goroutine. The
 // others must not block: Info, Pause and Resume are called on the UI goroutine; Snapshot,
-// Journal, Provisioning, Price and Usage by the view model builder. Contexts reads the
+// Journal, Budgets, Provisioning, Price and Usage by the view model builder. Contexts reads the
 // kubeconfig: the console calls it off the UI goroutine.
 type Backend interface {
 	// Snapshot is the cluster state now.
 	Snapshot() *state.Snapshot
-	// Changes receives a value (coalesced) whenever the cluster state changes; the console also
-	// subscribes to the Journal.
+	// Changes receives a value (coalesced) whenever the cluster state changes.
 	Changes() <-chan struct{}
-	// Journal is the autoscaler's journal: decisions, refusals, events and per-node blockers.
-	Journal() *journal.Journal
+	// Journal is a copy of the autoscaler's journal: decisions, refusals, events and per-node
+	// blockers (empty when nothing journals).
+	Journal() journal.Snapshot
+	// JournalChanges receives a value (coalesced) whenever the journal changes; nil when nothing
+	// journals.
+	JournalChanges() <-chan struct{}
+	// Budgets are what a NodePool's disruption budgets allow now, one per disruption reason.
+	Budgets(nodePool string) []disruption.Allowance
 	// Provisioning is the provisioner's last pass (what it planned and why pods fit nowhere),
 	// or nil before the first.
 	Provisioning() *provisioning.Outcome

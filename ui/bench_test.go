@@ -20,8 +20,7 @@ import (
 
 // input is what the console builds a World from, read once from a fake.
 func input(f *uitest.Fake) model.Input {
-	j := f.Journal()
-	return model.Input{Snapshot: f.Snapshot(), Entries: j.Entries(0), WhyNot: j.WhyNot, Price: f.Price,
+	return model.Input{Snapshot: f.Snapshot(), Journal: f.Journal(), Budgets: f.Budgets, Price: f.Price,
 		Provisioning: f.Provisioning(), Skins: skin.Shipped(), Skin: "default", Now: f.Clock.Now(), Usage: f.Usage()}
 }
 

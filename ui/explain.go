@@ -9,7 +9,6 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
-	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
@@ -133,7 +132,7 @@ func explainNodeText(w *model.World, name string, x NodeExplanation) render.Text
 	if np := w.Snapshot.NodePool(n.NodePool); np != nil {
 		t.Blank()
 		t.Heading("Budgets of NodePool " + np.Name + " now")
-		for _, a := range allowances(w, np) {
+		for _, a := range w.Budgets(np.Name) {
 			t.Para(2, a.String(), allowanceTone(a))
 		}
 	}
@@ -153,17 +152,7 @@ func explainPool(w *model.World, name string) render.Text {
 	if !ok {
 		return goneText("NodePool " + name)
 	}
-	return render.ExplainNodePool(p, allowances(w, p.Pool), w.Now)
-}
-
-// allowances are what a NodePool's budgets allow now, per disruption reason.
-func allowances(w *model.World, np *karpv1.NodePool) []disruption.Allowance {
-	reasons := karpv1.DisruptionReasons()
-	out := make([]disruption.Allowance, len(reasons))
-	for i, r := range reasons {
-		out[i] = disruption.AllowanceFor(np, w.Snapshot.Nodes, r, w.Now)
-	}
-	return out
+	return render.ExplainNodePool(p, w.Budgets(p.Pool.Name), w.Now)
 }
 
 func allowanceTone(a disruption.Allowance) render.Tone {

@@ -85,11 +85,8 @@ func (c *Console) build(refresh bool) {
 // input gathers what a World is built from. The caller holds buildMu (the cache is the
 // builder's).
 func (c *Console) input() model.Input {
-	in := model.Input{Snapshot: c.backend.Snapshot(), Price: c.backend.Price, Provisioning: c.backend.Provisioning(),
-		Skins: c.skins, Now: c.opts.Clock.Now(), Cache: c.cache, Usage: c.backend.Usage()}
-	if j := c.backend.Journal(); j != nil {
-		in.Entries, in.WhyNot = j.Entries(0), j.WhyNot
-	}
+	in := model.Input{Snapshot: c.backend.Snapshot(), Journal: c.backend.Journal(), Budgets: c.backend.Budgets, Price: c.backend.Price,
+		Provisioning: c.backend.Provisioning(), Skins: c.skins, Now: c.opts.Clock.Now(), Cache: c.cache, Usage: c.backend.Usage()}
 	c.mu.Lock()
 	in.Skin, in.RightSizing = c.skinName, c.rightSizing
 	in.Contexts, in.Context = c.contexts.names, c.contexts.current
@@ -122,10 +119,7 @@ func (c *Console) applyPending() {
 // changes what is shown.
 func (c *Console) buildLoop(ctx context.Context) {
 	changes := c.backend.Changes()
-	var journal <-chan struct{}
-	if j := c.backend.Journal(); j != nil {
-		journal = j.Subscribe()
-	}
+	journal := c.backend.JournalChanges()
 	tick := time.NewTicker(c.opts.RefreshInterval)
 	defer tick.Stop()
 	dirty, planned := true, false

@@ -277,22 +277,24 @@ func TestBlockers(t *testing.T) {
 		setup      func(h *harness)
 		wantReason journal.Reason
 		wantText   string
+		// wantForbids: a rule forbids the disruption (the console lists it among decisions)
+		wantForbids bool
 	}{
 		{"pdb", func(h *harness) {
 			h.Deployment("api", 2, enginetest.Resources("500m", ""), enginetest.WithLabels(map[string]string{"app": "api"}))
 			h.PDB("api-pdb", map[string]string{"app": "api"}, "2", "")
-		}, disruption.BlockedPDB, "api-pdb"},
+		}, disruption.BlockedPDB, "api-pdb", true},
 		{"do-not-disrupt", func(h *harness) {
 			h.Deployment("db", 1, enginetest.Resources("500m", ""), enginetest.DoNotDisrupt("true"))
-		}, disruption.BlockedDoNotDisrupt, "default/db-"},
+		}, disruption.BlockedDoNotDisrupt, "default/db-", true},
 		{"policy WhenEmpty", func(h *harness) {
 			np := h.NodePool("empty-only", consolidateAfter(0), policy(karpv1.ConsolidationPolicyWhenEmpty), taint("only", "empty"))
 			h.Deployment("web", 1, enginetest.Resources("500m", ""), enginetest.WithTolerations(corev1.Toleration{Key: "only", Value: "empty", Operator: corev1.TolerationOpEqual}),
 				enginetest.WithNodeSelector(map[string]string{karpv1.NodePoolLabelKey: np.Name}))
-		}, disruption.BlockedPolicy, "WhenEmpty"},
+		}, disruption.BlockedPolicy, "WhenEmpty", false},
 		{"no cheaper type", func(h *harness) {
 			h.Deployment("web", 1, enginetest.Resources("1500m", ""))
-		}, disruption.BlockedNoCheaperType, "costs less than"},
+		}, disruption.BlockedNoCheaperType, "costs less than", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -305,6 +307,9 @@ func TestBlockers(t *testing.T) {
 			why := h.whyNot(t)
 			if why.Reason != tt.wantReason || !strings.Contains(why.Message, tt.wantText) {
 				t.Errorf("blocker %s: %q, want %s mentioning %q", why.Reason, why.Message, tt.wantReason, tt.wantText)
+			}
+			if why.Forbids != tt.wantForbids {
+				t.Errorf("blocker %s: Forbids = %v, want %v", why.Reason, why.Forbids, tt.wantForbids)
 			}
 			if len(h.decisions(false)) != 0 {
 				t.Errorf("decisions despite the blocker: %+v", h.decisions(false))

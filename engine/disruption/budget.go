@@ -38,6 +38,17 @@ func (a Allowance) String() string {
 		a.Budget, a.NodePool, a.Allowed, a.Reason, a.Disrupting, a.Total)
 }
 
+// Budgets are AllowanceFor each disruption reason, in karpv1.DisruptionReasons' order: what a
+// NodePool's budgets allow now, as the console explains them and the metrics report them.
+func Budgets(np *karpv1.NodePool, nodes []*state.Node, now time.Time) []Allowance {
+	reasons := karpv1.DisruptionReasons()
+	out := make([]Allowance, len(reasons))
+	for i, r := range reasons {
+		out[i] = AllowanceFor(np, nodes, r, now)
+	}
+	return out
+}
+
 // AllowanceFor computes, for one NodePool and reason, Karpenter's allowed disruptions: the
 // smallest value among the budgets that apply to the reason and are active now (a count, or a
 // percentage of the NodePool's nodes rounded up), less the nodes already disrupting. A malformed

@@ -212,7 +212,7 @@ func (c *Controller) recordBlocks(p *pass, cmd *Command) {
 			continue
 		}
 		e := journal.Entry{Time: p.now, Reason: b.reason, Message: name + ": " + b.message, Until: b.until,
-			NodePool: sn.NodePool(), NodeClaims: []string{sn.NodeClaim.Name}}
+			NodePool: sn.NodePool(), NodeClaims: []string{sn.NodeClaim.Name}, Forbids: Forbidden(b.reason)}
 		// As Karpenter, tell it on the node and the NodeClaim (the journal records it, and so the
 		// events, only when the reason changes).
 		if b.reason != BlockedStatic { // Karpenter passes static nodes over in silence

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"maps"
 	"sync"
 	"time"
 
@@ -79,6 +80,11 @@ type Entry struct {
 	// DisruptionReason is why the node an eviction drains is disrupted, as its NodeClaim's
 	// DisruptionReason condition says ("" when it says nothing: a forceful termination).
 	DisruptionReason string `json:",omitempty"`
+	// Forbids, on a Blocked entry, says that a rule forbids disrupting the node (a budget, a
+	// PodDisruptionBudget, do-not-disrupt, spot-to-spot off), as opposed to a state it passes
+	// through or a finding that disrupting it would not pay: the console lists these among its
+	// decisions.
+	Forbids bool `json:",omitempty"`
 	// DryRun marks what the autoscaler would have done in dry-run mode.
 	DryRun bool
 	// Failed marks an action that was tried and failed.
@@ -187,6 +193,11 @@ func (j *Journal) WhyNot(node string) (Entry, bool) {
 func (j *Journal) Entries(after uint64) []Entry {
 	j.mu.RLock()
 	defer j.mu.RUnlock()
+	return j.entries(after)
+}
+
+// entries is Entries for a caller holding the lock.
+func (j *Journal) entries(after uint64) []Entry {
 	// Sequence numbers are consecutive, so the ring holds seq-len(ring)+1 through seq.
 	n := uint64(len(j.ring))
 	if after >= j.seq {
@@ -198,6 +209,26 @@ func (j *Journal) Entries(after uint64) []Entry {
 		out = append(out, j.ring[(j.oldest+i)%len(j.ring)])
 	}
 	return out
+}
+
+// Snapshot is a copy of what a journal holds at one moment, for readers that must not hold the
+// live journal (the console): its kept entries, oldest first, and each blocked node's blocker.
+type Snapshot struct {
+	Entries []Entry
+	Blocked map[string]Entry
+}
+
+// WhyNot returns why a node was not disrupted when the snapshot was taken, if it was blocked.
+func (s Snapshot) WhyNot(node string) (Entry, bool) {
+	e, ok := s.Blocked[node]
+	return e, ok
+}
+
+// Snapshot copies the kept entries and the blockers under one lock, so that the two agree.
+func (j *Journal) Snapshot() Snapshot {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	return Snapshot{Entries: j.entries(0), Blocked: maps.Clone(j.whyNot)}
 }
 
 // Subscribe returns a channel that receives a value (coalesced) after every change.

@@ -46,9 +46,18 @@ func TestJournal(t *testing.T) {
 	if why, ok := j.WhyNot("n1"); !ok || why.Reason != "PDB" || why.Kind != KindBlocked || why.Nodes[0] != "n1" {
 		t.Errorf("why not n1: %+v", why)
 	}
+	// A snapshot is the journal at one moment: later records and unblocks do not reach it.
+	snap := j.Snapshot()
 	j.Unblock("n1")
 	if _, ok := j.WhyNot("n1"); ok {
 		t.Error("n1 still blocked after Unblock")
+	}
+	j.Record(Entry{Kind: KindLaunch})
+	if why, ok := snap.WhyNot("n1"); !ok || why.Reason != "PDB" {
+		t.Errorf("snapshot's why not n1: %+v, %v; want the PDB it had", why, ok)
+	}
+	if len(snap.Entries) != 3 || snap.Entries[0].Seq != 2 || snap.Entries[2].Seq != 4 {
+		t.Errorf("snapshot's entries %+v, want 2..4 as when taken", snap.Entries)
 	}
 	if strings.Join(events.reasons, ",") != "Launched" {
 		t.Errorf("events %v: dry runs record no event", events.reasons)

@@ -155,7 +155,7 @@ func (c *Controller) report(sn *state.Node, evicted []*corev1.Pod, blocked []str
 			reason = disruption.BlockedDoNotDisrupt
 		}
 		c.journal.Block(sn.Node.Name, journal.Entry{Time: now, Reason: reason, NodeClaims: []string{nc.Name}, NodePool: sn.NodePool(),
-			Message: msg, Until: deadline,
+			Message: msg, Until: deadline, Forbids: disruption.Forbidden(reason),
 			Events: []journal.Event{{Object: sn.Node, Type: corev1.EventTypeWarning, Reason: journal.ReasonFailedDraining, Message: msg}}})
 	}
 }

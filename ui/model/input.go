@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/nodepilot/nodepilot/engine/cost"
+	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -14,10 +15,10 @@ import (
 // Input is what a World is built from.
 type Input struct {
 	Snapshot *state.Snapshot
-	// Entries are the journal's kept entries, oldest first.
-	Entries []journal.Entry
-	// WhyNot says why a node is not disrupted now (journal.Journal.WhyNot); nil for none.
-	WhyNot func(node string) (journal.Entry, bool)
+	// Journal is a copy of the journal: its kept entries, oldest first, and each node's blocker.
+	Journal journal.Snapshot
+	// Budgets says what a NodePool's budgets allow now, per disruption reason; nil for none.
+	Budgets func(nodePool string) []disruption.Allowance
 	// Price prices a node; nil leaves every node unpriced.
 	Price func(*state.Node) (cost.Price, bool)
 	// Provisioning is the provisioner's last pass, or nil.

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cost"
+	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/rightsizing"
@@ -46,6 +47,8 @@ type World struct {
 	// Trend is the fleet over the last TrendWindow, this World's figures last.
 	Trend Trend
 
+	budgets func(nodePool string) []disruption.Allowance
+
 	pods       map[*corev1.Pod]*podFacts
 	nodeByName map[string]*render.Node
 	poolByName map[string]int
@@ -68,7 +71,7 @@ func New(in Input) *World {
 	if snap == nil {
 		snap = &state.Snapshot{Time: in.Now}
 	}
-	w := &World{Now: in.Now, Snapshot: snap, Skins: in.Skins, Skin: in.Skin, Contexts: in.Contexts, Context: in.Context, Usage: in.Usage, RightSizing: in.RightSizing,
+	w := &World{Now: in.Now, Snapshot: snap, budgets: in.Budgets, Skins: in.Skins, Skin: in.Skin, Contexts: in.Contexts, Context: in.Context, Usage: in.Usage, RightSizing: in.RightSizing,
 		nodeByName: make(map[string]*render.Node, len(snap.Nodes)), poolByName: map[string]int{}, rows: map[Kind]*lazyRows{}}
 	for _, k := range []Kind{KindPending, KindNodePools, KindNodes, KindNodeClaims, KindPods, KindDecisions, KindInterruptions, KindEvents, KindSkins, KindContexts, KindRightSizing} {
 		w.rows[k] = &lazyRows{}
@@ -91,14 +94,24 @@ func New(in Input) *World {
 	for i := range w.Pending {
 		w.Pending[i].CPU, w.Pending[i].Mem = w.Requests(w.Pending[i].Pod)
 	}
-	w.Entries = make([]*journal.Entry, len(in.Entries))
-	for i := range in.Entries {
-		w.Entries[i] = &in.Entries[len(in.Entries)-1-i]
+	es := in.Journal.Entries
+	w.Entries = make([]*journal.Entry, len(es))
+	for i := range es {
+		w.Entries[i] = &es[len(es)-1-i]
 	}
 	w.Fleet.Nodes, w.Fleet.Pending = len(snap.Nodes), len(w.Pending)
 	sources.fill(&w.Fleet)
 	w.Trend = in.Trend.Record(in.Now, w.Fleet)
 	return w
+}
+
+// Budgets are what a NodePool's budgets allow now, one per disruption reason, as the backend
+// counts them; nil when it does not.
+func (w *World) Budgets(nodePool string) []disruption.Allowance {
+	if w.budgets == nil {
+		return nil
+	}
+	return w.budgets(nodePool)
 }
 
 // ZoneIndex is a zone's position among the World's zones, or 0.
@@ -142,10 +155,8 @@ func (w *World) buildNodes(in Input, facts []nodeFacts, sources *priceSources) c
 			}
 		}
 		fleet.Add(sn, price, n.Priced)
-		if in.WhyNot != nil {
-			if e, ok := in.WhyNot(n.Name); ok {
-				n.Blocked, n.BlockedMessage, n.BlockedUntil = e.Reason, e.Message, e.Until
-			}
+		if e, ok := in.Journal.WhyNot(n.Name); ok {
+			n.Blocked, n.BlockedMessage, n.BlockedUntil = e.Reason, e.Message, e.Until
 		}
 		w.Nodes[i] = n
 		w.nodeByName[n.Name] = n

@@ -13,8 +13,7 @@ import (
 )
 
 func input(f *uitest.Fake, cache *model.Cache) model.Input {
-	j := f.Journal()
-	return model.Input{Snapshot: f.Snapshot(), Entries: j.Entries(0), WhyNot: j.WhyNot, Price: f.Price,
+	return model.Input{Snapshot: f.Snapshot(), Journal: f.Journal(), Budgets: f.Budgets, Price: f.Price,
 		Provisioning: f.Provisioning(), Now: f.Clock.Now(), Cache: cache}
 }
 

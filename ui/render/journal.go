@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
-	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 )
 
@@ -21,7 +20,7 @@ func IsDecision(e *journal.Entry) bool {
 	case journal.KindDisruption, journal.KindValidation:
 		return true
 	case journal.KindBlocked:
-		return disruption.Forbidden(e.Reason)
+		return e.Forbids
 	}
 	return false
 }

@@ -9,26 +9,24 @@ import (
 
 func TestIsDecision(t *testing.T) {
 	for _, tc := range []struct {
-		kind   journal.Kind
-		reason journal.Reason
-		want   bool
+		kind    journal.Kind
+		reason  journal.Reason
+		forbids bool
+		want    bool
 	}{
-		{journal.KindDisruption, "Underutilized", true},
-		{journal.KindDisruption, disruption.ReasonCandidatesDeleted, true},
-		{journal.KindValidation, disruption.BlockedValidationRejected, true},
-		{journal.KindBlocked, disruption.BlockedBudget, true},
-		{journal.KindBlocked, disruption.BlockedPDB, true},
-		{journal.KindBlocked, disruption.BlockedDoNotDisrupt, true},
-		{journal.KindBlocked, disruption.BlockedSpotToSpot, true},
+		{journal.KindDisruption, "Underutilized", false, true},
+		{journal.KindDisruption, disruption.ReasonCandidatesDeleted, false, true},
+		{journal.KindValidation, disruption.BlockedValidationRejected, false, true},
+		// a rule forbids it: among the decisions
+		{journal.KindBlocked, disruption.BlockedBudget, true, true},
+		{journal.KindBlocked, disruption.BlockedPDB, true, true},
 		// states a node passes through, and findings that a disruption would not pay: explain and :events
-		{journal.KindBlocked, disruption.BlockedNominated, false},
-		{journal.KindBlocked, disruption.BlockedNotInitialized, false},
-		{journal.KindBlocked, disruption.BlockedConsolidateAfter, false},
-		{journal.KindBlocked, disruption.BlockedNoCheaperType, false},
-		{journal.KindLaunch, "", false},
-		{journal.KindInterruption, "SpotInterruption", false},
+		{journal.KindBlocked, disruption.BlockedNominated, false, false},
+		{journal.KindBlocked, disruption.BlockedConsolidateAfter, false, false},
+		{journal.KindLaunch, "", false, false},
+		{journal.KindInterruption, "SpotInterruption", false, false},
 	} {
-		e := &journal.Entry{Kind: tc.kind, Reason: tc.reason}
+		e := &journal.Entry{Kind: tc.kind, Reason: tc.reason, Forbids: tc.forbids}
 		if got := IsDecision(e); got != tc.want {
 			t.Errorf("IsDecision(%s %s) = %v, want %v", tc.kind, tc.reason, got, tc.want)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/cost"
+	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
@@ -109,7 +110,20 @@ func (f *Fake) Snapshot() *state.Snapshot { return f.Cluster.Snapshot() }
 func (f *Fake) Changes() <-chan struct{} { return f.Cluster.Subscribe() }
 
 // Journal implements ui.Backend.
-func (f *Fake) Journal() *journal.Journal { return f.journal }
+func (f *Fake) Journal() journal.Snapshot { return f.journal.Snapshot() }
+
+// JournalChanges implements ui.Backend.
+func (f *Fake) JournalChanges() <-chan struct{} { return f.journal.Subscribe() }
+
+// Budgets implements ui.Backend, at the fake's clock.
+func (f *Fake) Budgets(nodePool string) []disruption.Allowance {
+	snap := f.Cluster.Snapshot()
+	np := snap.NodePool(nodePool)
+	if np == nil {
+		return nil
+	}
+	return disruption.Budgets(np, snap.Nodes, Now())
+}
 
 // Provisioning implements ui.Backend.
 func (f *Fake) Provisioning() *provisioning.Outcome { return f.outcome }

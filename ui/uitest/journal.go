@@ -91,7 +91,8 @@ func (g *generator) block(j *journal.Journal, w world) {
 		if b.node >= len(w.nodes) {
 			continue
 		}
-		e := journal.Entry{Time: g.now.Add(-20 * time.Second), Reason: b.reason, NodePool: b.pool, Message: w.nodes[b.node].Name + ": " + b.msg}
+		e := journal.Entry{Time: g.now.Add(-20 * time.Second), Reason: b.reason, NodePool: b.pool, Message: w.nodes[b.node].Name + ": " + b.msg,
+			Forbids: disruption.Forbidden(b.reason)}
 		if b.until > 0 {
 			e.Until = g.now.Add(b.until)
 		}
