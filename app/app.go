@@ -208,7 +208,8 @@ func (a *App) newProvider(ctx context.Context, host string) error {
 	a.Provider, err = aws.New(aws.NewClients(awsCfg, opts.Endpoints, opts.Logger), aws.Options{
 		ClusterName: opts.ClusterName, Region: awsCfg.Region, KubernetesVersion: a.KubernetesVersion, ClusterEndpoint: host,
 		NodeClass: func(_ context.Context, name string) (*awsv1.EC2NodeClass, error) {
-			return a.Cluster.NodeClass(name), nil
+			nc, _ := a.Cluster.NodeClass(name).(*awsv1.EC2NodeClass)
+			return nc, nil
 		},
 		Clock: opts.Clock, Log: opts.Logger,
 		// The executor needs the provider, so it is built after; the provider reaches it only
@@ -345,7 +346,7 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 		// What was said of EC2NodeClasses released and gone is forgotten.
 		maps.DeleteFunc(waiting, func(name, _ string) bool { return snap.NodeClass(name) == nil })
 		maps.DeleteFunc(told, func(name string, _ map[string]string) bool { return snap.NodeClass(name) == nil })
-		for _, nc := range snap.NodeClasses {
+		for _, nc := range aws.NodeClasses(snap) {
 			if a.terminateNodeClass(ctx, snap, nc, waiting) {
 				continue // being deleted: its status no longer matters
 			}
@@ -357,10 +358,10 @@ func (a *App) nodeClassStatus(ctx context.Context) {
 			if equality.Semantic.DeepEqual(status, nc.Status) {
 				continue
 			}
-			if err := a.Executor.UpdateNodeClassStatus(ctx, nc.Name, func(o *awsv1.EC2NodeClass) error {
+			if err := a.Executor.UpdateNodeClassStatus(ctx, nc.Name, state.AsNodeClass(func(o *awsv1.EC2NodeClass) error {
 				o.Status = status
 				return nil
-			}); err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
+			})); err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
 				a.opts.Logger.Warn("updating ec2nodeclass status", "ec2nodeclass", nc.Name, "error", err)
 			}
 		}
@@ -434,10 +435,10 @@ func (a *App) terminateNodeClass(ctx context.Context, snap *state.Snapshot, nc *
 }
 
 func (a *App) updateFinalizers(ctx context.Context, nc *awsv1.EC2NodeClass, what string, change func([]string) []string) {
-	err := a.Executor.UpdateNodeClass(ctx, nc.Name, what, func(o *awsv1.EC2NodeClass) error {
+	err := a.Executor.UpdateNodeClass(ctx, nc.Name, what, state.AsNodeClass(func(o *awsv1.EC2NodeClass) error {
 		o.Finalizers = change(o.Finalizers)
 		return nil
-	})
+	}))
 	if err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
 		a.opts.Logger.Warn("updating ec2nodeclass finalizers", "ec2nodeclass", nc.Name, "error", err)
 	}
@@ -449,11 +450,11 @@ func (a *App) annotateNodeClassHash(ctx context.Context, nc *awsv1.EC2NodeClass)
 	if nc.Annotations[awsv1.AnnotationEC2NodeClassHash] == a.Provider.NodeClassHash(nc) && nc.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] == awsv1.EC2NodeClassHashVersion {
 		return
 	}
-	err := a.Executor.UpdateNodeClass(ctx, nc.Name, "annotate hash", func(o *awsv1.EC2NodeClass) error {
+	err := a.Executor.UpdateNodeClass(ctx, nc.Name, "annotate hash", state.AsNodeClass(func(o *awsv1.EC2NodeClass) error {
 		metav1.SetMetaDataAnnotation(&o.ObjectMeta, awsv1.AnnotationEC2NodeClassHash, a.Provider.NodeClassHash(o))
 		metav1.SetMetaDataAnnotation(&o.ObjectMeta, awsv1.AnnotationEC2NodeClassHashVersion, awsv1.EC2NodeClassHashVersion)
 		return nil
-	})
+	}))
 	if err != nil && ctx.Err() == nil && !executor.NotPerformed(err) {
 		a.opts.Logger.Warn("annotating the ec2nodeclass hash", "ec2nodeclass", nc.Name, "error", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/nodepilot/nodepilot/engine/state"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
@@ -80,4 +81,21 @@ func unreadyConditions(conditions []metav1.Condition) string {
 		}
 	}
 	return out
+}
+
+// NodeClasses are the EC2NodeClasses among the engine's node classes, in its order (by name).
+func NodeClasses(snap *state.Snapshot) []*awsv1.EC2NodeClass {
+	out := make([]*awsv1.EC2NodeClass, 0, len(snap.NodeClasses))
+	for _, nc := range snap.NodeClasses {
+		if ec2, ok := nc.(*awsv1.EC2NodeClass); ok {
+			out = append(out, ec2)
+		}
+	}
+	return out
+}
+
+// NodeClass is the named EC2NodeClass among the engine's node classes, or nil.
+func NodeClass(snap *state.Snapshot, name string) *awsv1.EC2NodeClass {
+	nc, _ := snap.NodeClass(name).(*awsv1.EC2NodeClass)
+	return nc
 }

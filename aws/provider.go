@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/clock"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -174,6 +175,9 @@ func New(clients Clients, opts Options) (*Provider, error) {
 
 // Name returns "aws".
 func (p *Provider) Name() string { return ProviderName }
+
+// NodeClassKind implements cloudprovider.CloudProvider: EC2NodeClass of karpenter.k8s.aws.
+func (p *Provider) NodeClassKind() schema.GroupKind { return awsv1.EC2NodeClassGroupKind() }
 
 // clusterTagKey is the tag every instance of the cluster carries, with the value "owned".
 func (p *Provider) clusterTagKey() string { return "kubernetes.io/cluster/" + p.opts.ClusterName }

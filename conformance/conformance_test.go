@@ -22,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/nodepilot/nodepilot/app"
+	"github.com/nodepilot/nodepilot/aws"
 	"github.com/nodepilot/nodepilot/aws/emulator"
 	"github.com/nodepilot/nodepilot/demo"
 	"github.com/nodepilot/nodepilot/engine/journal"
@@ -138,7 +139,7 @@ func (c *cluster) ready(timeout time.Duration) {
 		snap := c.env.App.Cluster.Snapshot()
 		np, nc := snap.NodePool("default"), snap.NodeClass("default")
 		if np != nil && nc != nil && meta.IsStatusConditionTrue(np.Status.Conditions, karpv1.ConditionTypeReady) &&
-			meta.IsStatusConditionTrue(nc.Status.Conditions, karpv1.ConditionTypeReady) {
+			meta.IsStatusConditionTrue(nc.StatusConditions(), karpv1.ConditionTypeReady) {
 			return
 		}
 		if time.Now().After(deadline) || c.ctx.Err() != nil {
@@ -262,7 +263,7 @@ func (c *cluster) fleet() fleet {
 		}
 	}
 	slices.Sort(f.instances)
-	if nc := snap.NodeClass("default"); nc != nil {
+	if nc := aws.NodeClass(snap, "default"); nc != nil {
 		f.profile = nc.Status.InstanceProfile
 	}
 	f.profiles = c.instanceProfiles()
@@ -582,7 +583,7 @@ func TestUnsupportedAliasBothControllers(t *testing.T) {
 			deadline := time.Now().Add(2 * time.Minute)
 			for {
 				var amis *metav1.Condition
-				if nc := c.env.App.Cluster.Snapshot().NodeClass("al2"); nc != nil {
+				if nc := aws.NodeClass(c.env.App.Cluster.Snapshot(), "al2"); nc != nil {
 					amis = meta.FindStatusCondition(nc.Status.Conditions, awsv1.ConditionTypeAMIsReady)
 					if amis != nil && amis.Status == metav1.ConditionFalse {
 						if amis.Reason != "UnsupportedAlias" || meta.IsStatusConditionTrue(nc.Status.Conditions, awsv1.ConditionTypeReady) {

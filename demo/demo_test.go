@@ -18,6 +18,7 @@ import (
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 	"k8s.io/utils/ptr"
 
+	"github.com/nodepilot/nodepilot/aws"
 	"github.com/nodepilot/nodepilot/aws/emulator"
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/journal"
@@ -258,7 +259,7 @@ func staticNodePool(t *testing.T, ctx context.Context, env *Environment) {
 // profile and its termination finalizer, deletes it, and checks that it and its profile go.
 func terminateNodeClass(t *testing.T, ctx context.Context, env *Environment) {
 	t.Helper()
-	classes := env.App.Cluster.Snapshot().NodeClasses
+	classes := aws.NodeClasses(env.App.Cluster.Snapshot())
 	if len(classes) == 0 {
 		t.Fatal("no EC2NodeClass in the demo")
 	}
@@ -269,7 +270,7 @@ func terminateNodeClass(t *testing.T, ctx context.Context, env *Environment) {
 	}
 	var profile string
 	waitFor(t, ctx, env, time.Minute, "the scratch class's instance profile, finalizer and hash annotations", func(s *state.Snapshot) error {
-		for _, nc := range s.NodeClasses {
+		for _, nc := range aws.NodeClasses(s) {
 			if nc.Name == "scratch" && nc.Status.InstanceProfile != "" && slices.Contains(nc.Finalizers, awsv1.TerminationFinalizer) &&
 				nc.Annotations[awsv1.AnnotationEC2NodeClassHash] == env.App.Provider.NodeClassHash(nc) && nc.Annotations[awsv1.AnnotationEC2NodeClassHashVersion] == awsv1.EC2NodeClassHashVersion {
 				profile = nc.Status.InstanceProfile
@@ -286,8 +287,8 @@ func terminateNodeClass(t *testing.T, ctx context.Context, env *Environment) {
 	}
 	waitFor(t, ctx, env, time.Minute, "the scratch class gone", func(s *state.Snapshot) error {
 		for _, nc := range s.NodeClasses {
-			if nc.Name == "scratch" {
-				return fmt.Errorf("still there, finalizers %v", nc.Finalizers)
+			if nc.GetName() == "scratch" {
+				return fmt.Errorf("still there, finalizers %v", nc.GetFinalizers())
 			}
 		}
 		return nil

@@ -130,8 +130,8 @@ func feeds(c *Clients, cluster *state.Cluster) []feed {
 			handle(cluster.UpdateNodePool, func(np *karpv1.NodePool) { cluster.DeleteNodePool(np.Name) })},
 		{state.KindNodeClaim, c.NodeClaims.ListWatch(), &karpv1.NodeClaim{},
 			handle(cluster.UpdateNodeClaim, func(nc *karpv1.NodeClaim) { cluster.DeleteNodeClaim(nc.Name) })},
-		{state.KindEC2NodeClass, c.NodeClasses.ListWatch(), &awsv1.EC2NodeClass{},
-			handle(cluster.UpdateNodeClass, func(nc *awsv1.EC2NodeClass) { cluster.DeleteNodeClass(nc.Name) })},
+		{state.KindNodeClass, c.NodeClasses.ListWatch(), &awsv1.EC2NodeClass{},
+			handle(func(nc *awsv1.EC2NodeClass) { cluster.UpdateNodeClass(nc) }, func(nc *awsv1.EC2NodeClass) { cluster.DeleteNodeClass(nc.Name) })},
 	}
 }
 

@@ -307,22 +307,22 @@ func rbacWriter(t *testing.T, e *env, cfg *rest.Config) {
 		meta.SetStatusCondition(&np.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Ready", Message: "rbac"})
 		return nil
 	}))
-	check(t, "UpdateNodeClassStatus", w.UpdateNodeClassStatus(ctx, "default", func(nc *awsv1.EC2NodeClass) error {
+	check(t, "UpdateNodeClassStatus", w.UpdateNodeClassStatus(ctx, "default", state.AsNodeClass(func(nc *awsv1.EC2NodeClass) error {
 		nc.Status.InstanceProfile = "rbac-profile"
 		return nil
-	}))
+	})))
 	if got, err := e.clients.NodeClasses.Get(ctx, "default"); err != nil || got.Status.InstanceProfile != "rbac-profile" {
 		t.Errorf("ec2nodeclass status after UpdateNodeClassStatus: %v, %+v", err, got.Status)
 	}
-	_, err = w.UpdateNodeClass(ctx, "default", func(nc *awsv1.EC2NodeClass) error {
+	_, err = w.UpdateNodeClass(ctx, "default", state.AsNodeClass(func(nc *awsv1.EC2NodeClass) error {
 		nc.Finalizers = append(nc.Finalizers, "rbac.test/finalizer")
 		return nil
-	})
+	}))
 	check(t, "UpdateNodeClass", err)
-	_, err = w.UpdateNodeClass(ctx, "default", func(nc *awsv1.EC2NodeClass) error {
+	_, err = w.UpdateNodeClass(ctx, "default", state.AsNodeClass(func(nc *awsv1.EC2NodeClass) error {
 		nc.Finalizers = slices.DeleteFunc(nc.Finalizers, func(f string) bool { return f == "rbac.test/finalizer" })
 		return nil
-	})
+	}))
 	check(t, "UpdateNodeClass", err)
 
 	w.Event(evict, corev1.EventTypeNormal, "Evicted", "evicted by the rbac test")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -40,6 +41,10 @@ func (f *fakeCloud) IsDrifted(context.Context, *karpv1.NodeClaim) (cloudprovider
 	return "", f.err
 }
 func (f *fakeCloud) Name() string { return "aws" }
+
+func (f *fakeCloud) NodeClassKind() schema.GroupKind {
+	return schema.GroupKind{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass"}
+}
 
 // TestDecoratedCloudIsMeasured: every call is timed by the calling loop's controller name and
 // Karpenter's method name, and its error counted by Karpenter's error types.

@@ -54,7 +54,7 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options, zon
 	classExists := func(name string) bool { return classes[name] != nil }
 	types := map[string][]*cloudprovider.InstanceType{}
 	for _, np := range set.NodePools {
-		r, unlaunchable := scheduling.Unlaunchable(np, classExists)
+		r, unlaunchable := scheduling.Unlaunchable(np, awsv1.EC2NodeClassGroupKind(), classExists)
 		if unlaunchable {
 			in.Unlaunchable = append(in.Unlaunchable, r)
 			if r.Code != scheduling.ReasonStaticNodePool {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
@@ -31,6 +33,9 @@ type CloudProvider interface {
 	IsDrifted(ctx context.Context, nodeClaim *karpv1.NodeClaim) (DriftReason, error)
 	// Name names the provider ("aws").
 	Name() string
+	// NodeClassKind is the group and kind of the node class NodePools reference
+	// (karpenter.k8s.aws EC2NodeClass), as Karpenter's GetSupportedNodeClasses names them.
+	NodeClassKind() schema.GroupKind
 }
 
 // DriftReason says why a machine drifted from its node class.

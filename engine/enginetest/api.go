@@ -105,7 +105,7 @@ func NewAPI(clk clock.Clock, cluster *state.Cluster) *API {
 	a.nodeClaims = newTable(karp("nodeclaims"), false, (*karpv1.NodeClaim).DeepCopy, cluster.UpdateNodeClaim,
 		func(nc *karpv1.NodeClaim) { cluster.DeleteNodeClaim(nc.Name) })
 	a.nodeClasses = newTable(schema.GroupResource{Group: awsv1.Group, Resource: "ec2nodeclasses"}, false,
-		(*awsv1.EC2NodeClass).DeepCopy, cluster.UpdateNodeClass, func(nc *awsv1.EC2NodeClass) { cluster.DeleteNodeClass(nc.Name) })
+		(*awsv1.EC2NodeClass).DeepCopy, func(nc *awsv1.EC2NodeClass) { cluster.UpdateNodeClass(nc) }, func(nc *awsv1.EC2NodeClass) { cluster.DeleteNodeClass(nc.Name) })
 	a.pdbs = newTable(schema.GroupResource{Group: policyv1.GroupName, Resource: "poddisruptionbudgets"}, true,
 		(*policyv1.PodDisruptionBudget).DeepCopy, cluster.UpdatePDB, func(p *policyv1.PodDisruptionBudget) { cluster.DeletePDB(keyOf(p)) })
 	a.daemonSets = newTable(schema.GroupResource{Group: appsv1.GroupName, Resource: "daemonsets"}, true,

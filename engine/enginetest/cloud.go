@@ -8,10 +8,12 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/clock"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 // InstanceState is the state of a Cloud's instance.
@@ -126,6 +128,9 @@ func NewCloud(clk clock.WithTicker, types []*cloudprovider.InstanceType) *Cloud 
 
 // Name is "fake".
 func (c *Cloud) Name() string { return "fake" }
+
+// NodeClassKind implements cloudprovider.CloudProvider: the harness launches from EC2NodeClasses.
+func (c *Cloud) NodeClassKind() schema.GroupKind { return awsv1.EC2NodeClassGroupKind() }
 
 // Instances returns copies of every instance launched, terminated ones included, in launch order.
 func (c *Cloud) Instances() []Instance {

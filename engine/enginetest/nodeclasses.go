@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/nodepilot/nodepilot/engine/state"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
@@ -32,8 +33,8 @@ func (a *API) NodeClasses() []*awsv1.EC2NodeClass { return listOf(a, a.nodeClass
 
 // UpdateNodeClass changes an EC2NodeClass's metadata and spec; a spec change bumps its
 // generation.
-func (a *API) UpdateNodeClass(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) (*awsv1.EC2NodeClass, error) {
-	return update(ctx, a, a.nodeClasses, types.NamespacedName{Name: name}, mutate, func(stored, m *awsv1.EC2NodeClass) (*awsv1.EC2NodeClass, error) {
+func (a *API) UpdateNodeClass(ctx context.Context, name string, mutate func(state.NodeClass) error) (state.NodeClass, error) {
+	nc, err := update(ctx, a, a.nodeClasses, types.NamespacedName{Name: name}, func(nc *awsv1.EC2NodeClass) error { return mutate(nc) }, func(stored, m *awsv1.EC2NodeClass) (*awsv1.EC2NodeClass, error) {
 		if err := keepServerMeta(a.nodeClasses.resource, stored, m); err != nil {
 			return nil, err
 		}
@@ -46,12 +47,16 @@ func (a *API) UpdateNodeClass(ctx context.Context, name string, mutate func(*aws
 		m.Status = stored.Status
 		return m, nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return nc, nil
 }
 
 // UpdateNodeClassStatus changes an EC2NodeClass's status only.
-func (a *API) UpdateNodeClassStatus(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) error {
+func (a *API) UpdateNodeClassStatus(ctx context.Context, name string, mutate func(state.NodeClass) error) error {
 	_, err := call(ctx, a, OpUpdateNodeClassStatus, func() (*awsv1.EC2NodeClass, error) {
-		return a.updateNodeClassStatus(ctx, name, mutate)
+		return a.updateNodeClassStatus(ctx, name, func(nc *awsv1.EC2NodeClass) error { return mutate(nc) })
 	})
 	return err
 }

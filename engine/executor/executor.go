@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,7 +16,6 @@ import (
 	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
-	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 // Mode is what the executor does with a write.
@@ -252,15 +252,26 @@ func (e *Executor) UpdateNodePoolStatus(ctx context.Context, name string, mutate
 		func(ctx context.Context) error { return e.writer.UpdateNodePoolStatus(ctx, name, mutate) })
 }
 
-// UpdateNodeClass changes an EC2NodeClass's metadata (its finalizers).
-func (e *Executor) UpdateNodeClass(ctx context.Context, name, what string, mutate func(*awsv1.EC2NodeClass) error) error {
-	return e.Do(ctx, Action{Kind: UpdateNodeClass, Object: "ec2nodeclass/" + name, Message: what + " on ec2nodeclass " + name},
+// UpdateNodeClass changes a node class's metadata (its finalizers, annotations).
+func (e *Executor) UpdateNodeClass(ctx context.Context, name, what string, mutate func(state.NodeClass) error) error {
+	kind := e.nodeClassKind()
+	return e.Do(ctx, Action{Kind: UpdateNodeClass, Object: kind + "/" + name, Message: what + " on " + kind + " " + name},
 		func(ctx context.Context) error { _, err := e.writer.UpdateNodeClass(ctx, name, mutate); return err })
 }
 
-// UpdateNodeClassStatus changes an EC2NodeClass's status.
-func (e *Executor) UpdateNodeClassStatus(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) error {
-	return e.Do(ctx, Action{Kind: UpdateNodeClassStatus, Object: "ec2nodeclass/" + name, Message: "update ec2nodeclass " + name + "'s status"},
+// nodeClassKind names the cloud provider's node class as its actions and messages do
+// ("ec2nodeclass").
+func (e *Executor) nodeClassKind() string {
+	if e.cloud == nil {
+		return "nodeclass"
+	}
+	return strings.ToLower(e.cloud.NodeClassKind().Kind)
+}
+
+// UpdateNodeClassStatus changes a node class's status.
+func (e *Executor) UpdateNodeClassStatus(ctx context.Context, name string, mutate func(state.NodeClass) error) error {
+	kind := e.nodeClassKind()
+	return e.Do(ctx, Action{Kind: UpdateNodeClassStatus, Object: kind + "/" + name, Message: "update " + kind + " " + name + "'s status"},
 		func(ctx context.Context) error { return e.writer.UpdateNodeClassStatus(ctx, name, mutate) })
 }
 

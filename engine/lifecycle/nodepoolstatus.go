@@ -11,7 +11,6 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
-	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 // SetNodePoolStatus sets what Karpenter's NodePool controllers write into np's status: its usage
@@ -47,10 +46,10 @@ func nodeClassProblem(snap *state.Snapshot, np *karpv1.NodePool) error {
 	ref := np.Spec.Template.Spec.NodeClassRef
 	nc := snap.NodeClass(ref.Name)
 	if nc == nil {
-		return errors.New("EC2NodeClass " + ref.Name + " not found")
+		return errors.New(ref.Kind + " " + ref.Name + " not found")
 	}
-	if c := meta.FindStatusCondition(nc.Status.Conditions, awsv1.ConditionTypeReady); c == nil || c.Status != metav1.ConditionTrue {
-		msg := "EC2NodeClass " + ref.Name + " is not ready"
+	if c := meta.FindStatusCondition(nc.StatusConditions(), state.ConditionReady); c == nil || c.Status != metav1.ConditionTrue {
+		msg := ref.Kind + " " + ref.Name + " is not ready"
 		if c != nil && c.Message != "" {
 			msg += ": " + c.Message
 		}

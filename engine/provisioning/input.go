@@ -39,7 +39,7 @@ func LoadCatalog(ctx context.Context, cloud cloudprovider.CloudProvider, snap *s
 	c := &Catalog{Pools: map[string]*PoolTypes{}}
 	classExists := func(name string) bool { return snap.NodeClass(name) != nil }
 	for _, np := range snap.NodePools {
-		if r, ok := scheduling.Unlaunchable(np, classExists); ok {
+		if r, ok := scheduling.Unlaunchable(np, cloud.NodeClassKind(), classExists); ok {
 			c.Unlaunchable = append(c.Unlaunchable, r)
 			if r.Code != scheduling.ReasonStaticNodePool {
 				continue

@@ -15,6 +15,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 	"github.com/nodepilot/nodepilot/kube/apis/upstream"
 )
 
@@ -125,7 +126,7 @@ func staticPool(name string) *karpv1.NodePool {
 func leftOut(nps ...*karpv1.NodePool) func(*Input) {
 	return func(in *Input) {
 		for _, np := range nps {
-			if r, ok := Unlaunchable(np, func(string) bool { return true }); ok {
+			if r, ok := Unlaunchable(np, awsv1.EC2NodeClassGroupKind(), func(string) bool { return true }); ok {
 				in.Unlaunchable = append(in.Unlaunchable, r)
 			}
 		}

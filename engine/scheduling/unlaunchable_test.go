@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
@@ -23,8 +24,9 @@ func TestUnlaunchable(t *testing.T) {
 		ref      *karpv1.NodeClassReference
 		replicas *int64
 		deleting bool
-		code     string   // "" when it can launch
-		want     []string // parts of the message and hint
+		class    schema.GroupKind // the cloud provider's node class; EC2NodeClass when empty
+		code     string           // "" when it can launch
+		want     []string         // parts of the message and hint
 	}{
 		{name: "launches", ref: ref(awsv1.Group, awsv1.KindEC2NodeClass, "default")},
 		{name: "missing EC2NodeClass", ref: ref(awsv1.Group, awsv1.KindEC2NodeClass, "gpu"), code: ReasonNodeClassNotFound,
@@ -38,6 +40,15 @@ func TestUnlaunchable(t *testing.T) {
 			want: []string{"static (replicas: 3)", "launches none for pods"}},
 		{name: "static without its EC2NodeClass", ref: ref(awsv1.Group, awsv1.KindEC2NodeClass, "gpu"), replicas: &three, code: ReasonNodeClassNotFound,
 			want: []string{`EC2NodeClass "gpu", which does not exist`}},
+		// another cloud provider's node class: its kind in the words, never EC2NodeClass
+		{name: "another provider's class", ref: ref("karpenter.azure.com", "AKSNodeClass", "default"),
+			class: schema.GroupKind{Group: "karpenter.azure.com", Kind: "AKSNodeClass"}},
+		{name: "another provider's class missing", ref: ref("karpenter.azure.com", "AKSNodeClass", "gpu"),
+			class: schema.GroupKind{Group: "karpenter.azure.com", Kind: "AKSNodeClass"}, code: ReasonNodeClassNotFound,
+			want: []string{`references AKSNodeClass "gpu", which does not exist`, `create AKSNodeClass "gpu"`}},
+		{name: "an EC2NodeClass where another provider runs", ref: ref(awsv1.Group, awsv1.KindEC2NodeClass, "default"),
+			class: schema.GroupKind{Group: "karpenter.azure.com", Kind: "AKSNodeClass"}, code: ReasonNodeClassNotFound,
+			want: []string{`references a EC2NodeClass "default", not an AKSNodeClass of karpenter.azure.com`}},
 		{name: "being deleted", ref: ref(awsv1.Group, awsv1.KindEC2NodeClass, "gpu"), deleting: true, code: ReasonNodePoolDeleting,
 			want: []string{`NodePool "np" is being deleted`}},
 	} {
@@ -47,7 +58,11 @@ func TestUnlaunchable(t *testing.T) {
 			if tc.deleting {
 				np.DeletionTimestamp = &now
 			}
-			r, ok := Unlaunchable(np, exists)
+			class := tc.class
+			if class.Empty() {
+				class = awsv1.EC2NodeClassGroupKind()
+			}
+			r, ok := Unlaunchable(np, class, exists)
 			if ok != (tc.code != "") || r.Code != tc.code {
 				t.Fatalf("Unlaunchable = %+v, %v; want code %q", r, ok, tc.code)
 			}

@@ -15,18 +15,18 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/pods"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
-	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 // Kinds the informers feed; the engine acts only once every one of them has synced.
 const (
-	KindPod          = "Pod"
-	KindNode         = "Node"
-	KindNodePool     = "NodePool"
-	KindNodeClaim    = "NodeClaim"
-	KindEC2NodeClass = "EC2NodeClass"
-	KindPDB          = "PodDisruptionBudget"
-	KindDaemonSet    = "DaemonSet"
+	KindPod       = "Pod"
+	KindNode      = "Node"
+	KindNodePool  = "NodePool"
+	KindNodeClaim = "NodeClaim"
+	// KindNodeClass is the cloud provider's node class (EC2NodeClass on AWS).
+	KindNodeClass = "NodeClass"
+	KindPDB       = "PodDisruptionBudget"
+	KindDaemonSet = "DaemonSet"
 	// KindVolumeAttachment and KindPVC tell which volumes a node's termination waits for.
 	KindVolumeAttachment = "VolumeAttachment"
 	KindPVC              = "PersistentVolumeClaim"
@@ -34,7 +34,7 @@ const (
 
 // Kinds lists every kind the cluster state holds.
 func Kinds() []string {
-	return []string{KindPod, KindNode, KindNodePool, KindNodeClaim, KindEC2NodeClass, KindPDB, KindDaemonSet, KindVolumeAttachment, KindPVC}
+	return []string{KindPod, KindNode, KindNodePool, KindNodeClaim, KindNodeClass, KindPDB, KindDaemonSet, KindVolumeAttachment, KindPVC}
 }
 
 // Cluster is the engine's view of a cluster, kept up to date by informers and read through
@@ -48,7 +48,7 @@ type Cluster struct {
 	nodes       map[string]*corev1.Node
 	nodePools   map[string]*karpv1.NodePool
 	nodeClaims  map[string]*karpv1.NodeClaim
-	nodeClasses map[string]*awsv1.EC2NodeClass
+	nodeClasses map[string]NodeClass
 	pdbs        map[types.NamespacedName]*policyv1.PodDisruptionBudget
 	daemonSets  map[types.NamespacedName]*appsv1.DaemonSet
 	attachments map[string]*storagev1.VolumeAttachment
@@ -85,7 +85,7 @@ func NewCluster(c clock.Clock) *Cluster {
 		nodes:        map[string]*corev1.Node{},
 		nodePools:    map[string]*karpv1.NodePool{},
 		nodeClaims:   map[string]*karpv1.NodeClaim{},
-		nodeClasses:  map[string]*awsv1.EC2NodeClass{},
+		nodeClasses:  map[string]NodeClass{},
 		pdbs:         map[types.NamespacedName]*policyv1.PodDisruptionBudget{},
 		daemonSets:   map[types.NamespacedName]*appsv1.DaemonSet{},
 		attachments:  map[string]*storagev1.VolumeAttachment{},
@@ -278,10 +278,10 @@ func (c *Cluster) DeleteNodeClaim(name string) {
 	c.provisioning++
 }
 
-// UpdateNodeClass stores an EC2NodeClass.
-func (c *Cluster) UpdateNodeClass(nc *awsv1.EC2NodeClass) { update(c, c.nodeClasses, nc.Name, nc) }
+// UpdateNodeClass stores a node class.
+func (c *Cluster) UpdateNodeClass(nc NodeClass) { update(c, c.nodeClasses, nc.GetName(), nc) }
 
-// DeleteNodeClass forgets an EC2NodeClass.
+// DeleteNodeClass forgets a node class.
 func (c *Cluster) DeleteNodeClass(name string) { remove(c, c.nodeClasses, name) }
 
 // UpdatePDB stores a PodDisruptionBudget.
@@ -362,8 +362,8 @@ func sortedValues[K comparable, V any](m map[K]V, less func(a, b K) int) []V {
 	return out
 }
 
-// NodeClass returns the named EC2NodeClass, or nil, without taking a snapshot.
-func (c *Cluster) NodeClass(name string) *awsv1.EC2NodeClass {
+// NodeClass returns the named node class, or nil, without taking a snapshot.
+func (c *Cluster) NodeClass(name string) NodeClass {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.nodeClasses[name]

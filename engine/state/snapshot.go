@@ -15,7 +15,6 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/pods"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
-	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 // Snapshot is a consistent, immutable view of the cluster at one moment. Its objects are shared
@@ -28,10 +27,11 @@ type Snapshot struct {
 	Pods []*corev1.Pod
 	// Nodes joins each Node with its NodeClaim (by provider ID); a NodeClaim whose node has not
 	// registered yet is a Node without Node. Sorted by name.
-	Nodes       []*Node
-	NodePools   []*karpv1.NodePool
-	NodeClaims  []*karpv1.NodeClaim
-	NodeClasses []*awsv1.EC2NodeClass
+	Nodes      []*Node
+	NodePools  []*karpv1.NodePool
+	NodeClaims []*karpv1.NodeClaim
+	// NodeClasses are the cloud provider's node classes, sorted by name.
+	NodeClasses []NodeClass
 	PDBs        []*policyv1.PodDisruptionBudget
 	DaemonSets  []*appsv1.DaemonSet
 }
@@ -333,9 +333,9 @@ func (s *Snapshot) NodePool(name string) *karpv1.NodePool {
 	return s.NodePools[i]
 }
 
-// NodeClass returns the named EC2NodeClass, or nil.
-func (s *Snapshot) NodeClass(name string) *awsv1.EC2NodeClass {
-	i, found := slices.BinarySearchFunc(s.NodeClasses, name, func(nc *awsv1.EC2NodeClass, n string) int { return strings.Compare(nc.Name, n) })
+// NodeClass returns the named node class, or nil.
+func (s *Snapshot) NodeClass(name string) NodeClass {
+	i, found := slices.BinarySearchFunc(s.NodeClasses, name, func(nc NodeClass, n string) int { return strings.Compare(nc.GetName(), n) })
 	if !found {
 		return nil
 	}

@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
-	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 )
 
 // APIWriter is everything the engine changes through the Kubernetes API (the in-memory Cluster
@@ -39,10 +38,12 @@ type APIWriter interface {
 	UpdateNodePool(ctx context.Context, name string, mutate func(*karpv1.NodePool) error) (*karpv1.NodePool, error)
 	// UpdateNodePoolStatus changes a NodePool's status.
 	UpdateNodePoolStatus(ctx context.Context, name string, mutate func(*karpv1.NodePool) error) error
-	// UpdateNodeClass changes an EC2NodeClass's metadata (finalizers).
-	UpdateNodeClass(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) (*awsv1.EC2NodeClass, error)
-	// UpdateNodeClassStatus changes an EC2NodeClass's status.
-	UpdateNodeClassStatus(ctx context.Context, name string, mutate func(*awsv1.EC2NodeClass) error) error
+	// UpdateNodeClass changes a node class's metadata (finalizers, annotations); mutate gets the
+	// cloud provider's own type.
+	UpdateNodeClass(ctx context.Context, name string, mutate func(NodeClass) error) (NodeClass, error)
+	// UpdateNodeClassStatus changes a node class's status; mutate gets the cloud provider's own
+	// type.
+	UpdateNodeClassStatus(ctx context.Context, name string, mutate func(NodeClass) error) error
 	// Event records a Kubernetes event about an object (best effort: it never fails).
 	Event(object runtime.Object, eventType, reason, message string)
 }

@@ -40,6 +40,9 @@ type EC2NodeClassStatus struct {
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }
 
+// StatusConditions are the EC2NodeClass's status conditions (the engine's state.NodeClass).
+func (nc *EC2NodeClass) StatusConditions() []metav1.Condition { return nc.Status.Conditions }
+
 // Subnet is a selected subnet.
 type Subnet struct {
 	// ID of the subnet.

@@ -18,6 +18,11 @@ var SchemeGroupVersion = schema.GroupVersion{Group: Group, Version: Version}
 // KindEC2NodeClass is the kind of EC2NodeClass.
 const KindEC2NodeClass = "EC2NodeClass"
 
+// EC2NodeClassGroupKind is EC2NodeClass's group and kind: the node class NodePools reference on AWS.
+func EC2NodeClassGroupKind() schema.GroupKind {
+	return SchemeGroupVersion.WithKind(KindEC2NodeClass).GroupKind()
+}
+
 // AddToScheme registers EC2NodeClass and EC2NodeClassList with s.
 func AddToScheme(s *runtime.Scheme) error {
 	builder := runtime.NewSchemeBuilder(addKnownTypes)
