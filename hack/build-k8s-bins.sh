@@ -66,6 +66,18 @@ for c in "${missing[@]}"; do
   esac
 done
 
+# progress WHAT: go build -v and go install -v name each package they compile; count them on stdin
+# into a progress line every 250, and pass anything else (errors) through.
+progress() {
+  local line n=0
+  while IFS= read -r line; do
+    case $line in
+      *[\ :#]*) printf '%s\n' "$line" >&2 ;;
+      *) n=$((n + 1)); [ $((n % 250)) -ne 0 ] || say "[$(elapsed)] $n packages compiled ($1)" ;;
+    esac
+  done
+}
+
 # Into a temporary folder, then renamed, so an interrupted build never leaves a half binary.
 tmp=$(mktemp -d "$BIN_DIR/.build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -73,23 +85,16 @@ if [ ${#pkgs[@]} -gt 0 ]; then
   say "[$(elapsed)] downloading modules"
   total=$(go list -deps "${pkgs[@]}" | wc -l)
   say "[$(elapsed)] compiling up to $total packages (about 20 minutes on 2 cores when Go's build cache is cold)"
-  # go build -v names each package it compiles: count them for the progress lines and pass
-  # anything else (errors) through. One go build links its binaries in parallel.
+  # One go build links its binaries in parallel.
   minor=$(echo "$K8S_VERSION" | cut -d. -f2)
   go build -v -trimpath -o "$tmp/" -ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION \
 -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor \
--X k8s.io/component-base/version.gitTreeState=clean" "${pkgs[@]}" 2>&1 |
-    while IFS= read -r line; do
-      case $line in
-        *[\ :#]*) printf '%s\n' "$line" >&2 ;;
-        *) n=$((${n:-0} + 1)); [ $((n % 250)) -ne 0 ] || say "[$(elapsed)] $n of up to $total packages compiled" ;;
-      esac
-    done
+-X k8s.io/component-base/version.gitTreeState=clean" "${pkgs[@]}" 2>&1 | progress "of up to $total"
 fi
 if [[ " ${missing[*]} " == *" metrics-server "* ]]; then
   say "[$(elapsed)] go install sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION"
-  GOBIN="$tmp" GOFLAGS=-mod=mod go install -trimpath -ldflags="-s -w" \
-    "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION"
+  GOBIN="$tmp" GOFLAGS=-mod=mod go install -v -trimpath -ldflags="-s -w" \
+    "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION" 2>&1 | progress metrics-server
 fi
 # go build names a binary after its package path's last element before a major version: etcd's is server.
 [ ! -e "$tmp/server" ] || mv "$tmp/server" "$tmp/etcd"
