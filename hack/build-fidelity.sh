@@ -30,8 +30,10 @@ start=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - start ))s"; }
 say "building hack/fidelity with $GOTOOLCHAIN against Karpenter's modules into $DIR"
 say "a cold build takes a few minutes (toolchain and modules downloaded); later runs are instant"
-(cd "$HERE/fidelity" && go build -o "$DIR/fidelity.tmp" .)
-say "built in $(elapsed); reading Karpenter's metrics, events, hash versions and CRDs"
+# shellcheck source=hack/progress.sh
+. "$HERE/progress.sh"
+(cd "$HERE/fidelity" && go build -v -o "$DIR/fidelity.tmp" . 2>&1 | progress fidelity)
+say "[$(elapsed)] built; reading Karpenter's metrics, events, hash versions and CRDs (compiling every Karpenter package for its export data: about 5 minutes when cold)"
 (cd "$HERE/fidelity" && "$DIR/fidelity.tmp" facts -out "$DIR")
 mv "$DIR/fidelity.tmp" "$DIR/fidelity"
 say "done in $(elapsed)"

@@ -66,17 +66,8 @@ for c in "${missing[@]}"; do
   esac
 done
 
-# progress WHAT: go build -v and go install -v name each package they compile; count them on stdin
-# into a progress line every 250, and pass anything else (errors) through.
-progress() {
-  local line n=0
-  while IFS= read -r line; do
-    case $line in
-      *[\ :#]*) printf '%s\n' "$line" >&2 ;;
-      *) n=$((n + 1)); [ $((n % 250)) -ne 0 ] || say "[$(elapsed)] $n packages compiled ($1)" ;;
-    esac
-  done
-}
+# shellcheck source=hack/progress.sh
+. "$HERE/progress.sh"
 
 # Into a temporary folder, then renamed, so an interrupted build never leaves a half binary.
 tmp=$(mktemp -d "$BIN_DIR/.build.XXXXXX")

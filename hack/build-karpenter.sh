@@ -15,6 +15,7 @@
 set -euo pipefail
 
 KARPENTER_VERSION=v1.14.3
+HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE_ROOT=${NODEPILOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/nodepilot}
 DIR=$CACHE_ROOT/karpenter/$KARPENTER_VERSION
 BIN=$DIR/controller
@@ -38,13 +39,15 @@ say "a cold build takes about 13 minutes on 2 cores (toolchain and modules downl
 # Into a temporary folder, then renamed: an interrupted build never leaves a half binary.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cd "$(dirname "$0")/fidelity"
+cd "$HERE/fidelity"
 have=$(go list -m -f '{{.Version}}' github.com/aws/karpenter-provider-aws)
 if [ "$have" != "$KARPENTER_VERSION" ]; then
   say "hack/fidelity/go.mod requires karpenter-provider-aws $have, not $KARPENTER_VERSION: keep the two in step"
   exit 1
 fi
-go build -ldflags="-s -w" -o "$tmp/controller" github.com/aws/karpenter-provider-aws/cmd/controller
+# shellcheck source=hack/progress.sh
+. "$HERE/progress.sh"
+go build -v -ldflags="-s -w" -o "$tmp/controller" github.com/aws/karpenter-provider-aws/cmd/controller 2>&1 | progress karpenter
 mv "$tmp/controller" "$BIN"
 say "done in $(elapsed)"
 echo "$BIN"
