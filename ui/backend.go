@@ -13,6 +13,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
 	"github.com/nodepilot/nodepilot/rightsizing"
+	"github.com/nodepilot/nodepilot/ui/keymap"
 	"github.com/nodepilot/nodepilot/usage"
 )
 
@@ -141,6 +142,9 @@ type Info struct {
 	// there is one.
 	NoCloud string
 }
+
+// keyMode is the mode as the keymap checks actions against it.
+func (i Info) keyMode() keymap.Mode { return keymap.Mode{ReadOnly: i.ReadOnly, DryRun: i.DryRun} }
 
 // Mode is the autoscaler's state in a word: read-only, dry-run, paused or running.
 func (i Info) Mode() string {

@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/nodepilot/nodepilot/ui/keymap"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
@@ -98,10 +99,10 @@ func (d *dashboard) move(step int) {
 	d.panes[d.focus].focused = true
 }
 
-func (d *dashboard) keys(c *Console) keymap {
-	km := keymap{
-		{key: codeKey(tcell.KeyTab), name: "next pane", help: "focus the next pane", hint: true, do: func() { d.move(1) }},
-		{key: codeKey(tcell.KeyBacktab), name: "previous pane", help: "focus the previous pane", do: func() { d.move(-1) }},
+func (d *dashboard) keys(c *Console) keymap.Map {
+	km := keymap.Map{
+		{Key: keymap.Code(tcell.KeyTab), Name: "next pane", Help: "focus the next pane", Hint: true, Do: func() { d.move(1) }},
+		{Key: keymap.Code(tcell.KeyBacktab), Name: "previous pane", Help: "focus the previous pane", Do: func() { d.move(-1) }},
 	}
 	return append(km, c.tableKeys(d.active())...)
 }

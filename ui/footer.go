@@ -39,12 +39,12 @@ func (c *Console) drawHints(screen tcell.Screen, x, y, w int) {
 	bg := c.pal.s.Body.Bg
 	keyStyle := style(m.Key, bg).Bold(true)
 	nameStyle := style(m.Fg, bg).Dim(m.Dim).Bold(m.Bold)
-	km := c.keymap()
+	km := c.keys()
 	spans := []span{{" ", c.pal.body()}}
-	for _, a := range km.hints(c.info) {
-		spans = append(spans, span{"<" + a.key.String() + ">", keyStyle}, span{a.name + " ", nameStyle})
+	for _, a := range km.Hints(c.info.keyMode()) {
+		spans = append(spans, span{"<" + a.Key.String() + ">", keyStyle}, span{a.Name + " ", nameStyle})
 	}
-	if letters := km.allowed(c.info).sortKeys(); letters != "" {
+	if letters := km.Allowed(c.info.keyMode()).SortKeys(); letters != "" {
 		spans = append(spans, span{"<Shift-" + letters + ">", keyStyle}, span{"sort", nameStyle})
 	}
 	line(screen, x, y, w, c.pal.body(), spans)

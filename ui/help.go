@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nodepilot/nodepilot/ui/keymap"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
 
@@ -21,10 +22,10 @@ func (c *Console) showHelp() {
 
 func (c *Console) helpText() render.Text {
 	var t render.Writer
-	section := func(title string, km keymap) {
+	section := func(title string, km keymap.Map) {
 		t.Heading(title)
-		for _, a := range km.allowed(c.info) {
-			t.Add(fmt.Sprintf("  %-12s", "<"+a.key.String()+">"), render.ToneKey).Add(fmt.Sprintf("%-16s", a.name), render.ToneNormal).Add(a.help, render.ToneCompleted).End()
+		for _, a := range km.Allowed(c.info.keyMode()) {
+			t.Add(fmt.Sprintf("  %-12s", "<"+a.Key.String()+">"), render.ToneKey).Add(fmt.Sprintf("%-16s", a.Name), render.ToneNormal).Add(a.Help, render.ToneCompleted).End()
 		}
 		t.Blank()
 	}
@@ -40,7 +41,7 @@ func (c *Console) helpText() render.Text {
 	t.Blank()
 	t.Heading("Moving")
 	t.Para(2, "j k or arrows move, g G top and bottom, PgUp PgDn page, h l scroll columns", render.ToneNormal)
-	if why := permWrite.denied(c.info); why != "" {
+	if why := keymap.Write.Denied(c.info.keyMode()); why != "" {
 		t.Blank()
 		t.Para(0, "Actions that change the cluster are off: "+why+".", render.ToneWarning)
 	}

@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"github.com/nodepilot/nodepilot/ui/keymap"
 )
 
 // handleKey routes a key: to the open dialog, else the prompt, else the keymap of the view on
@@ -17,41 +19,41 @@ func (c *Console) handleKey(ev *tcell.EventKey) {
 		c.prompt.handle(ev)
 		return
 	}
-	if a, ok := c.keymap().find(ev); ok {
-		if why := a.perm.denied(c.info); why != "" {
-			c.flashWarn(a.name + " is disabled: " + why)
+	if a, ok := c.keys().Find(ev); ok {
+		if why := a.Perm.Denied(c.info.keyMode()); why != "" {
+			c.flashWarn(a.Name + " is disabled: " + why)
 			return
 		}
-		a.do()
+		a.Do()
 		return
 	}
 	c.top().InputHandler()(ev, func(tview.Primitive) {})
 }
 
-// keymap is every key that works now: the view's, then the global ones.
-func (c *Console) keymap() keymap {
+// keys are every key that works now: the view's, then the global ones.
+func (c *Console) keys() keymap.Map {
 	return append(c.top().keys(c), c.globalKeys()...)
 }
 
 // globalKeys work in every view.
-func (c *Console) globalKeys() keymap {
+func (c *Console) globalKeys() keymap.Map {
 	pause := "pause"
 	if c.info.Paused {
 		pause = "resume"
 	}
-	km := keymap{
-		{key: runeKey(':'), name: "command", help: "run a command (:pods, :np, :nodes, :q...); Tab completes, Up and Down walk the history", hint: true, do: c.openCommand},
-		{key: runeKey('/'), name: "filter", help: "filter rows: a regular expression, !regexp for the rows that do not match, -l app=web for a label selector", hint: true, do: c.openFilter},
-		{key: runeKey('?'), name: "help", help: "this help", hint: true, do: c.showHelp},
-		{key: codeKey(tcell.KeyEscape), name: "back", help: "clear the filter, else go back", hint: true, do: c.back},
-		{key: runeKey('p'), name: pause, help: "pause or resume the autoscaler (it keeps watching)", perm: permSteer, hint: true, do: c.togglePause},
-		{key: codeKey(tcell.KeyCtrlC), name: "quit", help: "quit", do: c.quit},
+	km := keymap.Map{
+		{Key: keymap.Rune(':'), Name: "command", Help: "run a command (:pods, :np, :nodes, :q...); Tab completes, Up and Down walk the history", Hint: true, Do: c.openCommand},
+		{Key: keymap.Rune('/'), Name: "filter", Help: "filter rows: a regular expression, !regexp for the rows that do not match, -l app=web for a label selector", Hint: true, Do: c.openFilter},
+		{Key: keymap.Rune('?'), Name: "help", Help: "this help", Hint: true, Do: c.showHelp},
+		{Key: keymap.Code(tcell.KeyEscape), Name: "back", Help: "clear the filter, else go back", Hint: true, Do: c.back},
+		{Key: keymap.Rune('p'), Name: pause, Help: "pause or resume the autoscaler (it keeps watching)", Perm: keymap.Steer, Hint: true, Do: c.togglePause},
+		{Key: keymap.Code(tcell.KeyCtrlC), Name: "quit", Help: "quit", Do: c.quit},
 	}
 	if c.demo != nil {
 		km = append(km,
-			action{key: runeKey('+'), name: "scale up", help: "demo: add a replica to the selected demo Deployment (else the first)", perm: permSteer, hint: true, do: func() { c.scale(1) }},
-			action{key: runeKey('-'), name: "scale down", help: "demo: remove a replica from the selected demo Deployment (else the first)", perm: permSteer, hint: true, do: func() { c.scale(-1) }},
-			action{key: runeKey('a'), name: "autoplay", help: "demo: start or stop the scripted story", perm: permSteer, hint: true, do: c.toggleAutoplay},
+			keymap.Action{Key: keymap.Rune('+'), Name: "scale up", Help: "demo: add a replica to the selected demo Deployment (else the first)", Perm: keymap.Steer, Hint: true, Do: func() { c.scale(1) }},
+			keymap.Action{Key: keymap.Rune('-'), Name: "scale down", Help: "demo: remove a replica from the selected demo Deployment (else the first)", Perm: keymap.Steer, Hint: true, Do: func() { c.scale(-1) }},
+			keymap.Action{Key: keymap.Rune('a'), Name: "autoplay", Help: "demo: start or stop the scripted story", Perm: keymap.Steer, Hint: true, Do: c.toggleAutoplay},
 		)
 	}
 	return km

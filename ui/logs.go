@@ -13,6 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/nodepilot/nodepilot/ui/keymap"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
 
@@ -70,17 +71,17 @@ func (v *logView) setPalette(pal *palette) { v.pal = pal }
 
 // keys are the log view's toggles; "/" and Esc come before the global ones, so they filter
 // and clear the log lines.
-func (v *logView) keys(c *Console) keymap {
-	return keymap{
-		{key: runeKey('/'), name: "filter", help: "filter the log lines: a regular expression, !regexp for the lines that do not match", hint: true, do: v.openFilter},
-		{key: codeKey(tcell.KeyEscape), name: "back", help: "clear the filter, else close the logs", hint: true, do: v.back},
-		{key: runeKey('f'), name: "follow", help: "follow: scroll with new lines (on, off)", hint: true, do: func() { v.toggle(&v.follow, "follow") }},
-		{key: runeKey('w'), name: "wrap", help: "wrap long lines (on, off)", hint: true, do: func() { v.toggle(&v.wrap, "wrap") }},
-		{key: runeKey('t'), name: "timestamps", help: "prefix each line with its time (restarts the stream)", hint: true, do: func() { v.restartWith(func(o *LogOptions) { o.Timestamps = !o.Timestamps }) }},
-		{key: runeKey('p'), name: "previous", help: "the previous instance's logs (a restarted container), or the current one again", hint: true, do: func() {
+func (v *logView) keys(c *Console) keymap.Map {
+	return keymap.Map{
+		{Key: keymap.Rune('/'), Name: "filter", Help: "filter the log lines: a regular expression, !regexp for the lines that do not match", Hint: true, Do: v.openFilter},
+		{Key: keymap.Code(tcell.KeyEscape), Name: "back", Help: "clear the filter, else close the logs", Hint: true, Do: v.back},
+		{Key: keymap.Rune('f'), Name: "follow", Help: "follow: scroll with new lines (on, off)", Hint: true, Do: func() { v.toggle(&v.follow, "follow") }},
+		{Key: keymap.Rune('w'), Name: "wrap", Help: "wrap long lines (on, off)", Hint: true, Do: func() { v.toggle(&v.wrap, "wrap") }},
+		{Key: keymap.Rune('t'), Name: "timestamps", Help: "prefix each line with its time (restarts the stream)", Hint: true, Do: func() { v.restartWith(func(o *LogOptions) { o.Timestamps = !o.Timestamps }) }},
+		{Key: keymap.Rune('p'), Name: "previous", Help: "the previous instance's logs (a restarted container), or the current one again", Hint: true, Do: func() {
 			v.restartWith(func(o *LogOptions) { o.Previous = !o.Previous; o.Follow = !o.Previous })
 		}},
-		{key: codeKey(tcell.KeyCtrlS), name: "save", help: "save the lines shown to a file under " + c.opts.LogDir, hint: true, do: v.save},
+		{Key: keymap.Code(tcell.KeyCtrlS), Name: "save", Help: "save the lines shown to a file under " + c.opts.LogDir, Hint: true, Do: v.save},
 	}
 }
 

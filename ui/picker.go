@@ -4,6 +4,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodepilot/nodepilot/ui/keymap"
 )
 
 // pickerView asks which of a few items to use (a pod's containers): Up and Down move, Enter
@@ -24,8 +26,8 @@ func (v *pickerView) active() *pane           { return nil }
 func (v *pickerView) point(int, int) *pane    { return nil }
 func (v *pickerView) setPalette(pal *palette) { v.pal = pal }
 
-func (v *pickerView) keys(*Console) keymap {
-	return keymap{{key: codeKey(tcell.KeyEnter), name: "pick", help: "use the selected container", hint: true, do: func() { v.pick(v.items[v.selected]) }}}
+func (v *pickerView) keys(*Console) keymap.Map {
+	return keymap.Map{{Key: keymap.Code(tcell.KeyEnter), Name: "pick", Help: "use the selected container", Hint: true, Do: func() { v.pick(v.items[v.selected]) }}}
 }
 
 // Draw implements tview.Primitive.

@@ -4,6 +4,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/nodepilot/nodepilot/ui/keymap"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
@@ -25,7 +26,7 @@ func newTextView(name, title string, pal *palette, source func(*model.World) ren
 }
 
 func (v *textView) crumb() string                                { return v.name }
-func (v *textView) keys(*Console) keymap                         { return nil }
+func (v *textView) keys(*Console) keymap.Map                     { return nil }
 func (v *textView) active() *pane                                { return nil }
 func (v *textView) point(int, int) *pane                         { return nil }
 func (v *textView) setPalette(pal *palette)                      { v.pal = pal }

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/rivo/tview"
 
+	"github.com/nodepilot/nodepilot/ui/keymap"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
@@ -13,7 +14,7 @@ type view interface {
 	// crumb names the view in the crumbs line.
 	crumb() string
 	// keys are the view's own actions; the console adds its global ones.
-	keys(c *Console) keymap
+	keys(c *Console) keymap.Map
 	// plans are the data work of the view's next frame.
 	plans() []plan
 	// active is the pane that filters, sorts and selects, or nil (a text view).
@@ -69,10 +70,10 @@ func newTableView(spec model.Spec, scope, crumb string, pal *palette) *tableView
 	return &tableView{pane: p, name: crumb}
 }
 
-func (v *tableView) crumb() string          { return v.name }
-func (v *tableView) keys(c *Console) keymap { return c.tableKeys(v.pane) }
-func (v *tableView) plans() []plan          { return []plan{v.pane.plan()} }
-func (v *tableView) active() *pane          { return v.pane }
+func (v *tableView) crumb() string              { return v.name }
+func (v *tableView) keys(c *Console) keymap.Map { return c.tableKeys(v.pane) }
+func (v *tableView) plans() []plan              { return []plan{v.pane.plan()} }
+func (v *tableView) active() *pane              { return v.pane }
 
 func (v *tableView) point(x, y int) *pane {
 	if v.pane.InRect(x, y) {
