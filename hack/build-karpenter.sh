@@ -3,10 +3,12 @@
 # release below, with Go 1.27.3, which the Go command fetches from the module proxy) into a
 # versioned cache folder under $HOME. Idempotent: instant when the binary is present.
 #
-# It builds in hack/fidelity's module, whose go.mod holds Karpenter's release and the versions
-# Karpenter's own go.mod builds it with: hack/build-fidelity.sh has then compiled nearly every
-# package the controller needs (go/packages compiles them for their export data, with the same
-# flags), so the build reuses them from Go's build cache instead of compiling them a second time.
+# It builds in hack/fidelity's module, whose go.mod holds Karpenter's release, and each of the 115
+# modules linked into the controller at the version Karpenter's own go.mod builds it with (keep
+# them so: golang.org/x/tools v0.50.0 is the newest that reads Go 1.27's export data without
+# raising any of them). hack/build-fidelity.sh has then compiled nearly every package the
+# controller needs (go/packages compiles them for their export data, with the same flags), so the
+# build reuses them from Go's build cache instead of compiling them a second time.
 #
 #   hack/build-karpenter.sh          -> prints the binary's path
 #

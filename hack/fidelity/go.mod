@@ -7,7 +7,7 @@ toolchain go1.27.3
 require (
 	github.com/aws/karpenter-provider-aws v1.14.3
 	github.com/prometheus/client_golang v1.23.2
-	golang.org/x/tools v0.49.0
+	golang.org/x/tools v0.50.0
 	k8s.io/apimachinery v0.35.3
 	sigs.k8s.io/karpenter v1.14.3
 	sigs.k8s.io/yaml v1.6.0
