@@ -29,7 +29,7 @@ const (
 )
 
 // buildHint tells the user how to get missing binaries.
-const buildHint = "run `make k8s-bins` (first build ~15 min)"
+const buildHint = "run `make k8s-bins` (first build ~25 min)"
 
 // BinDir returns the folder holding the control plane binaries, computed as hack/build-k8s-bins.sh
 // does: $NODEPILOT_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/nodepilot, then
