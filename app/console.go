@@ -49,12 +49,7 @@ func (c *Console) JournalChanges() <-chan struct{} { return c.app.Journal.Subscr
 
 // Budgets implements ui.Backend: none for a NodePool the cluster does not have.
 func (c *Console) Budgets(nodePool string) []disruption.Allowance {
-	snap := c.app.Cluster.Snapshot()
-	np := snap.NodePool(nodePool)
-	if np == nil {
-		return nil
-	}
-	return disruption.Budgets(np, snap.Nodes, c.app.opts.Clock.Now())
+	return disruption.Budgets(c.app.Cluster.Snapshot(), nodePool, c.app.opts.Clock.Now())
 }
 
 // Provisioning implements ui.Backend: nil when read-only (nothing provisions).

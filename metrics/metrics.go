@@ -374,7 +374,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		for name, q := range np.Spec.Limits {
 			ch <- prometheus.MustNewConstMetric(c.limit, prometheus.GaugeValue, q.AsApproximateFloat64(), np.Name, string(name))
 		}
-		for _, a := range disruption.Budgets(np, snap.Nodes, now) {
+		for _, a := range disruption.Budgets(snap, np.Name, now) {
 			ch <- prometheus.MustNewConstMetric(c.allowed, prometheus.GaugeValue, float64(a.Allowed), np.Name, string(a.Reason))
 			ch <- prometheus.MustNewConstMetric(c.consuming, prometheus.GaugeValue, float64(a.Disrupting), np.Name, string(a.Reason))
 		}

@@ -38,13 +38,18 @@ func (a Allowance) String() string {
 		a.Budget, a.NodePool, a.Allowed, a.Reason, a.Disrupting, a.Total)
 }
 
-// Budgets are AllowanceFor each disruption reason, in karpv1.DisruptionReasons' order: what a
-// NodePool's budgets allow now, as the console explains them and the metrics report them.
-func Budgets(np *karpv1.NodePool, nodes []*state.Node, now time.Time) []Allowance {
+// Budgets are AllowanceFor each disruption reason, in karpv1.DisruptionReasons' order: what the
+// named NodePool's budgets allow now, as the console explains them and the metrics report them;
+// nil for a NodePool the snapshot does not have.
+func Budgets(snap *state.Snapshot, nodePool string, now time.Time) []Allowance {
+	np := snap.NodePool(nodePool)
+	if np == nil {
+		return nil
+	}
 	reasons := karpv1.DisruptionReasons()
 	out := make([]Allowance, len(reasons))
 	for i, r := range reasons {
-		out[i] = AllowanceFor(np, nodes, r, now)
+		out[i] = AllowanceFor(np, snap.Nodes, r, now)
 	}
 	return out
 }

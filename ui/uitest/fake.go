@@ -117,12 +117,7 @@ func (f *Fake) JournalChanges() <-chan struct{} { return f.journal.Subscribe() }
 
 // Budgets implements ui.Backend, at the fake's clock.
 func (f *Fake) Budgets(nodePool string) []disruption.Allowance {
-	snap := f.Cluster.Snapshot()
-	np := snap.NodePool(nodePool)
-	if np == nil {
-		return nil
-	}
-	return disruption.Budgets(np, snap.Nodes, Now())
+	return disruption.Budgets(f.Cluster.Snapshot(), nodePool, Now())
 }
 
 // Provisioning implements ui.Backend.
