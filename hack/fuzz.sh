@@ -4,6 +4,9 @@
 # finds nothing, and passing it would hide that.
 set -euo pipefail
 fuzztime=${1:-10s}
+# Fuzzing workers per target: go's default is one per core; make test runs one beside the
+# conformance tier, whose control planes want the other core.
+parallel=${2:+-parallel $2}
 # The minimum executions of every target in FUZZTIME: well below what each reaches in 10 s on a
 # loaded 2-core machine (the least seen, FuzzUserData's 3,313).
 min=${FUZZ_MIN_EXECS:-500}
@@ -26,7 +29,7 @@ while read -r pkg dir; do
     # failing input when -fuzztime expires under load (go.dev/issue/75804, fixed in Go 1.27): such
     # a run is retried, up to twice. A real failure writes its input and fails at once.
     for attempt in 1 2 3; do
-      if out=$(go test -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" -fuzzminimizetime 0s "$pkg" -args -test.fuzzcachedir="$cache/$target" 2>&1); then
+      if out=$(go test -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" -fuzzminimizetime 0s $parallel "$pkg" -args -test.fuzzcachedir="$cache/$target" 2>&1); then
         break
       fi
       if [ "$attempt" -lt 3 ] && grep -q 'context deadline exceeded' <<<"$out" && ! grep -q 'Failing input written to' <<<"$out"; then
