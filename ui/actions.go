@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/nodepilot/nodepilot/engine/pods"
+	"github.com/nodepilot/nodepilot/ui/dialog"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
@@ -213,12 +214,12 @@ func (c *Console) act(done string, call func(context.Context) error) {
 
 // confirm opens a confirmation dialog; yes runs on OK.
 func (c *Console) confirm(title, message, ok string, yes func()) {
-	c.dialog = &dialog{title: title, message: message, ok: ok, done: func(confirmed bool) {
+	c.dialog = dialog.New(title, message, ok, func(confirmed bool) {
 		c.dialog = nil
 		if confirmed {
 			yes()
 		} else {
 			c.flashInfo(title + " cancelled")
 		}
-	}}
+	})
 }

@@ -10,7 +10,9 @@ import (
 	"github.com/rivo/tview"
 	"k8s.io/utils/clock"
 
+	"github.com/nodepilot/nodepilot/ui/dialog"
 	"github.com/nodepilot/nodepilot/ui/model"
+	"github.com/nodepilot/nodepilot/ui/prompt"
 	"github.com/nodepilot/nodepilot/ui/skin"
 )
 
@@ -82,15 +84,15 @@ type Console struct {
 	// Owned by the UI goroutine.
 	pal    *palette
 	stack  []view
-	prompt *prompt
-	dialog *dialog
+	prompt *prompt.Prompt
+	dialog *dialog.Dialog
 	flash  flash
 	world  *model.World
 	// candidates are the completions of the command being typed (UI goroutine).
 	candidates candidates
 	info       Info
 	story      string
-	history    *history
+	history    *prompt.History
 	root       *root
 	stop       func()
 	// switchTo is the context the operator switched to (:ctx): Run returns SwitchContext.
@@ -132,7 +134,7 @@ type frame struct {
 // Demo gets the demo keys. The console starts on the dashboard.
 func New(b Backend, s *skin.Skin, opts Options) *Console {
 	opts = opts.withDefaults()
-	c := &Console{backend: b, opts: opts, pal: newPalette(s), history: newHistory(50), skinName: opts.SkinName, cache: model.NewCache(),
+	c := &Console{backend: b, opts: opts, pal: newPalette(s), history: prompt.NewHistory(50), skinName: opts.SkinName, cache: model.NewCache(),
 		wakeBuild: make(chan struct{}, 1), wakeJobs: make(chan struct{}, 1), wakeDraw: make(chan struct{}, 1), wakeWorld: make(chan struct{}, 1)}
 	if d, ok := b.(Demo); ok {
 		c.demo = d

@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/nodepilot/nodepilot/ui/draw"
 	"github.com/nodepilot/nodepilot/ui/keymap"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
@@ -168,7 +169,7 @@ func (d *dashboard) drawStrip(screen tcell.Screen, x, y, w int) {
 		style  tcell.Style
 		figure func(now, lo, hi float64) string
 	}{
-		{"$/h", func(p model.TrendPoint) float64 { return p.PerHour }, style(d.pal.cost(costNow), d.pal.s.Body.Bg),
+		{"$/h", func(p model.TrendPoint) float64 { return p.PerHour }, draw.Style(d.pal.cost(costNow), d.pal.s.Body.Bg),
 			func(now, lo, hi float64) string {
 				return fmt.Sprintf("%s (%s-%s)", render.Dollars(now), render.Dollars(lo), render.Dollars(hi))
 			}},
@@ -187,20 +188,20 @@ func (d *dashboard) drawStrip(screen tcell.Screen, x, y, w int) {
 			values[i][j] = g.of(p)
 		}
 		_, lo, hi := render.Sparkline(values[i], len(pts))
-		fixed += width(g.label) + width(g.figure(hi, lo, hi)) + 4
+		fixed += draw.Width(g.label) + draw.Width(g.figure(hi, lo, hi)) + 4
 	}
 	spark := max(0, min(int(model.TrendWindow/model.TrendStep), (w-fixed)/len(gauges)))
 	body := d.pal.body()
-	var spans []span
+	var spans []draw.Span
 	for i, g := range gauges {
 		line, lo, hi := render.Sparkline(values[i], spark)
 		now := 0.0
 		if n := len(values[i]); n > 0 {
 			now = values[i][n-1]
 		}
-		spans = append(spans, span{" " + g.label + " ", body}, span{line, g.style}, span{" " + g.figure(now, lo, hi) + " ", g.style})
+		spans = append(spans, draw.Text(" "+g.label+" ", body), draw.Text(line, g.style), draw.Text(" "+g.figure(now, lo, hi)+" ", g.style))
 	}
 	shown := time.Duration(min(len(pts), spark)) * model.TrendStep
-	spans = append(spans, span{fmt.Sprintf(" last %.0fm ", math.Ceil(shown.Minutes())), d.pal.text(render.ToneCompleted)})
-	line(screen, x, y, w, body, spans)
+	spans = append(spans, draw.Text(fmt.Sprintf(" last %.0fm ", math.Ceil(shown.Minutes())), d.pal.text(render.ToneCompleted)))
+	draw.Line(screen, x, y, w, body, spans)
 }

@@ -2,21 +2,23 @@ package ui
 
 import (
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/nodepilot/nodepilot/ui/draw"
 )
 
 // drawCrumbs draws the path of views, the current one highlighted.
 func (c *Console) drawCrumbs(screen tcell.Screen, x, y, w int) {
 	s := c.pal.s.Frame.Crumbs
 	body := c.pal.body()
-	spans := []span{{" ", body}}
+	spans := []draw.Span{draw.Text(" ", body)}
 	for i, v := range c.stack {
-		st := style(s.Fg, s.Bg)
+		st := draw.Style(s.Fg, s.Bg)
 		if i == len(c.stack)-1 {
-			st = style(s.Fg, s.Active).Bold(true)
+			st = draw.Style(s.Fg, s.Active).Bold(true)
 		}
-		spans = append(spans, span{" " + v.crumb() + " ", st}, span{" ", body})
+		spans = append(spans, draw.Text(" "+v.crumb()+" ", st), draw.Text(" ", body))
 	}
-	line(screen, x, y, w, body, spans)
+	draw.Line(screen, x, y, w, body, spans)
 }
 
 // drawFlash draws the latest message while it is fresh.
@@ -30,22 +32,22 @@ func (c *Console) drawFlash(screen tcell.Screen, x, y, w int) {
 	case flashErrLevel:
 		color = st.Error
 	}
-	line(screen, x, y, w, c.pal.body(), []span{{" " + text, style(color, bg)}})
+	draw.Line(screen, x, y, w, c.pal.body(), []draw.Span{draw.Text(" "+text, draw.Style(color, bg))})
 }
 
 // drawHints draws the keys of the view on top, as the mode allows them: "<d> describe".
 func (c *Console) drawHints(screen tcell.Screen, x, y, w int) {
 	m := c.pal.s.Frame.Menu
 	bg := c.pal.s.Body.Bg
-	keyStyle := style(m.Key, bg).Bold(true)
-	nameStyle := style(m.Fg, bg).Dim(m.Dim).Bold(m.Bold)
+	keyStyle := draw.Style(m.Key, bg).Bold(true)
+	nameStyle := draw.Style(m.Fg, bg).Dim(m.Dim).Bold(m.Bold)
 	km := c.keys()
-	spans := []span{{" ", c.pal.body()}}
+	spans := []draw.Span{draw.Text(" ", c.pal.body())}
 	for _, a := range km.Hints(c.info.keyMode()) {
-		spans = append(spans, span{"<" + a.Key.String() + ">", keyStyle}, span{a.Name + " ", nameStyle})
+		spans = append(spans, draw.Text("<"+a.Key.String()+">", keyStyle), draw.Text(a.Name+" ", nameStyle))
 	}
 	if letters := km.Allowed(c.info.keyMode()).SortKeys(); letters != "" {
-		spans = append(spans, span{"<Shift-" + letters + ">", keyStyle}, span{"sort", nameStyle})
+		spans = append(spans, draw.Text("<Shift-"+letters+">", keyStyle), draw.Text("sort", nameStyle))
 	}
-	line(screen, x, y, w, c.pal.body(), spans)
+	draw.Line(screen, x, y, w, c.pal.body(), spans)
 }

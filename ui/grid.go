@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/nodepilot/nodepilot/ui/draw"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
 
@@ -150,7 +151,7 @@ func (g *grid) handle(ev *tcell.EventKey) bool {
 func (g *grid) visible(w int) (cols, widths []int) {
 	used := 0
 	for _, c := range g.cols[min(g.colOffset, len(g.cols)):] {
-		cw := width(g.columns[c].Name) + 1
+		cw := draw.Width(g.columns[c].Name) + 1
 		if g.table != nil && c < len(g.table.Widths) {
 			cw = g.table.Widths[c]
 		}
@@ -174,7 +175,7 @@ func (g *grid) draw(screen tcell.Screen, x, y, w, h int, pal *palette) {
 	if w <= 0 || h <= 0 {
 		return
 	}
-	bg := style(pal.s.Table.Fg, pal.s.Table.Bg)
+	bg := draw.Style(pal.s.Table.Fg, pal.s.Table.Bg)
 	cols, widths := g.visible(w)
 	g.page, g.top = max(1, h-1), y
 	g.scroll()
@@ -252,38 +253,17 @@ func putCell(screen tcell.Screen, x, y, w int, text string, align render.Align, 
 	if w <= 0 {
 		return 0
 	}
-	tw := width(text)
+	tw := draw.Width(text)
 	if tw > w {
 		text, tw = render.Truncate(text, w), w
 	}
 	pad := w - tw
 	if align == render.AlignRight {
-		blank(screen, x, y, pad, st)
-		put(screen, x+pad, y, tw, text, st)
+		draw.Blank(screen, x, y, pad, st)
+		draw.Put(screen, x+pad, y, tw, text, st)
 		return w
 	}
-	put(screen, x, y, tw, text, st)
-	blank(screen, x+tw, y, pad, st)
+	draw.Put(screen, x, y, tw, text, st)
+	draw.Blank(screen, x+tw, y, pad, st)
 	return w
-}
-
-// isNarrow reports whether every rune of s takes one cell on its own, without segmenting it into
-// graphemes: Latin-1, the ellipsis, box drawing and block elements (bars and sparklines).
-func isNarrow(s string) bool {
-	for _, r := range s {
-		if (r < 0x20 || r >= 0x300) && r != '…' && (r < 0x2500 || r > 0x259F) {
-			return false
-		}
-	}
-	return true
-}
-
-// isASCII reports whether s is plain ASCII, which draws one byte per cell.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }

@@ -13,10 +13,10 @@ import (
 func (c *Console) handleKey(ev *tcell.EventKey) {
 	switch {
 	case c.dialog != nil:
-		c.dialog.handle(ev)
+		c.dialog.Handle(ev)
 		return
 	case c.prompt != nil:
-		c.prompt.handle(ev)
+		c.prompt.Handle(ev)
 		return
 	}
 	if a, ok := c.keys().Find(ev); ok {

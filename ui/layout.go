@@ -13,7 +13,7 @@ const bottomLines = 3
 func (c *Console) draw(screen tcell.Screen, x, y, w, h int) {
 	used := c.drawHeader(screen, x, y, w)
 	if c.prompt != nil {
-		c.prompt.draw(screen, x, y+used, w, c.pal)
+		c.prompt.Draw(screen, x, y+used, w, c.pal.s)
 		used++
 	}
 	mainH := max(0, h-used-bottomLines)
@@ -24,6 +24,6 @@ func (c *Console) draw(screen tcell.Screen, x, y, w, h int) {
 	c.drawFlash(screen, x, y+h-2, w)
 	c.drawHints(screen, x, y+h-1, w)
 	if c.dialog != nil {
-		c.dialog.draw(screen, x, y, w, h, c.pal)
+		c.dialog.Draw(screen, x, y, w, h, c.pal.s)
 	}
 }

@@ -13,7 +13,9 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/nodepilot/nodepilot/ui/draw"
 	"github.com/nodepilot/nodepilot/ui/keymap"
+	"github.com/nodepilot/nodepilot/ui/prompt"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
 
@@ -245,12 +247,12 @@ func wrapLine(l string, width int) []string {
 func (v *logView) Draw(screen tcell.Screen) {
 	x, y, w, h := v.GetRect()
 	_, _, status := v.kept()
-	title := []span{{" Logs ", v.pal.title(titleKind)}, {v.namespace + "/" + v.pod, v.pal.title(titleHighlight)},
-		{" (" + v.ctr + ") ", v.pal.title(titleKind)}, {"[" + v.modes() + "] ", v.pal.title(titleCounter)}}
+	title := []draw.Span{draw.Text(" Logs ", v.pal.title(titleKind)), draw.Text(v.namespace+"/"+v.pod, v.pal.title(titleHighlight)),
+		draw.Text(" ("+v.ctr+") ", v.pal.title(titleKind)), draw.Text("["+v.modes()+"] ", v.pal.title(titleCounter))}
 	if t := v.filter.Text(); t != "" {
-		title = append(title, span{"</" + t + "> ", v.pal.title(titleFilter)})
+		title = append(title, draw.Text("</"+t+"> ", v.pal.title(titleFilter)))
 	}
-	ix, iy, iw, ih := box(screen, x, y, w, h, v.pal.border(true), title)
+	ix, iy, iw, ih := draw.Box(screen, x, y, w, h, v.pal.border(true), title)
 	body := v.pal.body()
 	rows := v.rowsFor(iw - 1)
 	ih-- // the last line says how the stream is
@@ -260,17 +262,17 @@ func (v *logView) Draw(screen tcell.Screen) {
 	v.offset = max(0, min(v.offset, len(rows)-ih))
 	normal := v.pal.text(render.ToneNormal)
 	for i := range ih {
-		spans := []span{{" ", body}}
+		spans := []draw.Span{draw.Text(" ", body)}
 		if j := v.offset + i; j < len(rows) {
-			spans = append(spans, span{rows[j], normal})
+			spans = append(spans, draw.Text(rows[j], normal))
 		}
-		line(screen, ix, iy+i, iw, body, spans)
+		draw.Line(screen, ix, iy+i, iw, body, spans)
 	}
 	tone := render.ToneCompleted
 	if strings.Contains(status, ": ") {
 		tone = render.ToneError
 	}
-	line(screen, ix, iy+ih, iw, body, []span{{" ", body}, {fmt.Sprintf("%d lines, %s", len(rows), status), v.pal.text(tone)}})
+	draw.Line(screen, ix, iy+ih, iw, body, []draw.Span{draw.Text(" ", body), draw.Text(fmt.Sprintf("%d lines, %s", len(rows), status), v.pal.text(tone))})
 }
 
 // modes says which toggles are on, as the title shows them.
@@ -305,21 +307,21 @@ func (v *logView) back() {
 // the filter, Esc restores the previous one.
 func (v *logView) openFilter() {
 	previous := v.filter
-	pr := &prompt{kind: promptFilter, text: []rune(previous.Text()), histPos: -1}
+	pr := prompt.New(prompt.Filter, previous.Text(), nil, nil)
 	parse := func(text string) (render.Filter, error) {
 		if s := strings.TrimSpace(text); s == "-l" || strings.HasPrefix(s, "-l ") {
 			return render.Filter{}, fmt.Errorf("filter %q: log lines have no labels; type a regular expression", text)
 		}
 		return render.ParseFilter(text)
 	}
-	pr.changed = func(text string) {
+	pr.Changed = func(text string) {
 		f, err := parse(text)
-		pr.invalid = err != nil
+		pr.Invalid = err != nil
 		if err == nil {
 			v.filter = f
 		}
 	}
-	pr.done = func(text string, ok bool) {
+	pr.Done = func(text string, ok bool) {
 		v.c.prompt = nil
 		if !ok {
 			v.filter = previous

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/nodepilot/nodepilot/ui/draw"
 	"github.com/nodepilot/nodepilot/ui/render"
 	"github.com/nodepilot/nodepilot/ui/skin"
 )
@@ -15,11 +16,8 @@ type palette struct {
 
 func newPalette(s *skin.Skin) *palette { return &palette{s: s} }
 
-// style is a foreground on a background.
-func style(fg, bg tcell.Color) tcell.Style { return tcell.StyleDefault.Foreground(fg).Background(bg) }
-
 // body is the screen's base style.
-func (p *palette) body() tcell.Style { return style(p.s.Body.Fg, p.s.Body.Bg) }
+func (p *palette) body() tcell.Style { return draw.Style(p.s.Body.Fg, p.s.Body.Bg) }
 
 // fg is the color of a tone; num is the cell's value, for ToneCost.
 func (p *palette) fg(t render.Tone, num float64) tcell.Color {
@@ -93,27 +91,27 @@ func (p *palette) cost(perHour float64) tcell.Color {
 
 // cell is a table cell's style for a tone.
 func (p *palette) cell(t render.Tone, num float64) tcell.Style {
-	return style(p.fg(t, num), p.s.Table.Bg)
+	return draw.Style(p.fg(t, num), p.s.Table.Bg)
 }
 
 // header is a table header cell's style; sorted headers take the sorter color.
 func (p *palette) header(sorted bool) tcell.Style {
 	h := p.s.Table.Header
 	if sorted {
-		return style(h.Sorter, h.Bg).Bold(true)
+		return draw.Style(h.Sorter, h.Bg).Bold(true)
 	}
-	return style(h.Fg, h.Bg).Bold(true)
+	return draw.Style(h.Fg, h.Bg).Bold(true)
 }
 
 // cursor is the selected row's style.
-func (p *palette) cursor() tcell.Style { return style(p.s.Table.CursorFg, p.s.Table.CursorBg) }
+func (p *palette) cursor() tcell.Style { return draw.Style(p.s.Table.CursorFg, p.s.Table.CursorBg) }
 
 // border is a pane's border style.
 func (p *palette) border(focused bool) tcell.Style {
 	if focused {
-		return style(p.s.Frame.Border.Focus, p.s.Body.Bg)
+		return draw.Style(p.s.Frame.Border.Focus, p.s.Body.Bg)
 	}
-	return style(p.s.Frame.Border.Fg, p.s.Body.Bg)
+	return draw.Style(p.s.Frame.Border.Fg, p.s.Body.Bg)
 }
 
 // title styles the parts of a pane title.
@@ -121,13 +119,13 @@ func (p *palette) title(part titlePart) tcell.Style {
 	t := p.s.Frame.Title
 	switch part {
 	case titleHighlight:
-		return style(t.Highlight, t.Bg).Bold(true)
+		return draw.Style(t.Highlight, t.Bg).Bold(true)
 	case titleCounter:
-		return style(t.Counter, t.Bg).Bold(true)
+		return draw.Style(t.Counter, t.Bg).Bold(true)
 	case titleFilter:
-		return style(t.Filter, t.Bg)
+		return draw.Style(t.Filter, t.Bg)
 	}
-	return style(t.Fg, t.Bg).Bold(true)
+	return draw.Style(t.Fg, t.Bg).Bold(true)
 }
 
 // titlePart is a part of a pane title.
@@ -143,7 +141,7 @@ const (
 // text is a text view's style for a tone.
 func (p *palette) text(t render.Tone) tcell.Style {
 	if t == render.ToneInherit {
-		return style(p.s.Body.Fg, p.s.Body.Bg)
+		return draw.Style(p.s.Body.Fg, p.s.Body.Bg)
 	}
-	return style(p.fg(t, 0), p.s.Body.Bg)
+	return draw.Style(p.fg(t, 0), p.s.Body.Bg)
 }

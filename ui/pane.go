@@ -4,6 +4,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/nodepilot/nodepilot/ui/draw"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
@@ -47,31 +48,31 @@ func (p *pane) selected() *render.Row {
 // Draw implements tview.Primitive.
 func (p *pane) Draw(screen tcell.Screen) {
 	x, y, w, h := p.GetRect()
-	ix, iy, iw, ih := box(screen, x, y, w, h, p.pal.border(p.focused), p.title())
+	ix, iy, iw, ih := draw.Box(screen, x, y, w, h, p.pal.border(p.focused), p.title())
 	p.grid.draw(screen, ix, iy, iw, ih, p.pal)
 }
 
 // title is " Nodes(default)[12] " with the filter when there is one: " Pods(all)[3/40] </web> ".
-func (p *pane) title() []span {
+func (p *pane) title() []draw.Span {
 	counter := "0"
 	if t := p.table(); t != nil {
 		counter = t.Counter()
 	}
-	spans := []span{{" " + p.label, p.pal.title(titleKind)}}
+	spans := []draw.Span{draw.Text(" "+p.label, p.pal.title(titleKind))}
 	if p.scope != "" {
-		spans = append(spans, span{"(", p.pal.title(titleKind)}, span{p.scope, p.pal.title(titleHighlight)}, span{")", p.pal.title(titleKind)})
+		spans = append(spans, draw.Text("(", p.pal.title(titleKind)), draw.Text(p.scope, p.pal.title(titleHighlight)), draw.Text(")", p.pal.title(titleKind)))
 	}
-	spans = append(spans, span{"[", p.pal.title(titleKind)}, span{counter, p.pal.title(titleCounter)}, span{"]", p.pal.title(titleKind)})
+	spans = append(spans, draw.Text("[", p.pal.title(titleKind)), draw.Text(counter, p.pal.title(titleCounter)), draw.Text("]", p.pal.title(titleKind)))
 	if f := p.spec.Query.Filter.Text(); f != "" {
-		spans = append(spans, span{" <", p.pal.title(titleKind)}, span{"/" + f, p.pal.title(titleFilter)}, span{">", p.pal.title(titleKind)})
+		spans = append(spans, draw.Text(" <", p.pal.title(titleKind)), draw.Text("/"+f, p.pal.title(titleFilter)), draw.Text(">", p.pal.title(titleKind)))
 	}
 	if p.note != "" {
-		spans = append(spans, span{" " + p.note, p.pal.title(titleFilter)})
+		spans = append(spans, draw.Text(" "+p.note, p.pal.title(titleFilter)))
 	}
 	if t := p.table(); t != nil && t.Note != "" && !p.projected {
-		spans = append(spans, span{" " + t.Note, p.pal.title(titleFilter)})
+		spans = append(spans, draw.Text(" "+t.Note, p.pal.title(titleFilter)))
 	}
-	return append(spans, span{" ", p.pal.title(titleKind)})
+	return append(spans, draw.Text(" ", p.pal.title(titleKind)))
 }
 
 // InputHandler implements tview.Primitive: cursor movement.

@@ -5,6 +5,7 @@ import (
 	"github.com/rivo/tview"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/nodepilot/nodepilot/ui/draw"
 	"github.com/nodepilot/nodepilot/ui/keymap"
 )
 
@@ -33,18 +34,18 @@ func (v *pickerView) keys(*Console) keymap.Map {
 // Draw implements tview.Primitive.
 func (v *pickerView) Draw(screen tcell.Screen) {
 	x, y, w, h := v.GetRect()
-	ix, iy, iw, ih := box(screen, x, y, w, h, v.pal.border(true), []span{{" " + v.title + " ", v.pal.title(titleKind)}})
+	ix, iy, iw, ih := draw.Box(screen, x, y, w, h, v.pal.border(true), []draw.Span{draw.Text(" "+v.title+" ", v.pal.title(titleKind))})
 	body := v.pal.body()
 	for i := range ih {
-		var spans []span
+		var spans []draw.Span
 		if i < len(v.items) {
 			st := body
 			if i == v.selected {
 				st = st.Reverse(true)
 			}
-			spans = []span{{" " + v.items[i] + " ", st}, {v.notes[i], v.pal.title(titleCounter)}}
+			spans = []draw.Span{draw.Text(" "+v.items[i]+" ", st), draw.Text(v.notes[i], v.pal.title(titleCounter))}
 		}
-		line(screen, ix, iy+i, iw, body, spans)
+		draw.Line(screen, ix, iy+i, iw, body, spans)
 	}
 }
 

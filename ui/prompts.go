@@ -3,24 +3,27 @@ package ui
 import (
 	"strings"
 
+	"github.com/nodepilot/nodepilot/ui/prompt"
 	"github.com/nodepilot/nodepilot/ui/render"
 )
 
 // openCommand opens the ":" prompt.
 func (c *Console) openCommand() {
 	c.contextsAsked = false
-	c.prompt = &prompt{kind: promptCommand, suggest: c.completeLine, history: c.history, histPos: -1, changed: c.askContexts,
-		done: func(text string, ok bool) {
-			c.prompt = nil
-			text = strings.TrimSpace(text)
-			if !ok || text == "" {
-				return
-			}
-			c.history.add(text)
-			if err := c.runCommand(text); err != nil {
-				c.flashErr(err.Error())
-			}
-		}}
+	pr := prompt.New(prompt.Command, "", c.completeLine, c.history)
+	pr.Changed = c.askContexts
+	pr.Done = func(text string, ok bool) {
+		c.prompt = nil
+		text = strings.TrimSpace(text)
+		if !ok || text == "" {
+			return
+		}
+		c.history.Add(text)
+		if err := c.runCommand(text); err != nil {
+			c.flashErr(err.Error())
+		}
+	}
+	c.prompt = pr
 }
 
 // openFilter opens the "/" prompt over the active pane; the table follows the typing, Enter
@@ -32,16 +35,16 @@ func (c *Console) openFilter() {
 		return
 	}
 	previous := p.spec.Query.Filter.Text()
-	pr := &prompt{kind: promptFilter, text: []rune(previous), histPos: -1}
-	pr.changed = func(text string) {
+	pr := prompt.New(prompt.Filter, previous, nil, nil)
+	pr.Changed = func(text string) {
 		f, err := render.ParseFilter(text)
-		pr.invalid = err != nil
+		pr.Invalid = err != nil
 		if err == nil {
 			p.spec.Query.Filter = f
 			c.replan()
 		}
 	}
-	pr.done = func(text string, ok bool) {
+	pr.Done = func(text string, ok bool) {
 		c.prompt = nil
 		if !ok {
 			c.setFilter(p, previous)

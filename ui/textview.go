@@ -4,6 +4,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/nodepilot/nodepilot/ui/draw"
 	"github.com/nodepilot/nodepilot/ui/keymap"
 	"github.com/nodepilot/nodepilot/ui/model"
 	"github.com/nodepilot/nodepilot/ui/render"
@@ -46,17 +47,17 @@ func (v *textView) plans() []plan {
 // Draw implements tview.Primitive.
 func (v *textView) Draw(screen tcell.Screen) {
 	x, y, w, h := v.GetRect()
-	ix, iy, iw, ih := box(screen, x, y, w, h, v.pal.border(true), []span{{" " + v.title + " ", v.pal.title(titleKind)}})
+	ix, iy, iw, ih := draw.Box(screen, x, y, w, h, v.pal.border(true), []draw.Span{draw.Text(" "+v.title+" ", v.pal.title(titleKind))})
 	v.offset = max(0, min(v.offset, len(v.text)-ih))
 	body := v.pal.body()
 	for i := range ih {
-		spans := []span{{" ", body}}
+		spans := []draw.Span{draw.Text(" ", body)}
 		if j := v.offset + i; j < len(v.text) {
 			for _, s := range v.text[j] {
-				spans = append(spans, span{s.Text, v.pal.text(s.Tone)})
+				spans = append(spans, draw.Text(s.Text, v.pal.text(s.Tone)))
 			}
 		}
-		line(screen, ix, iy+i, iw, body, spans)
+		draw.Line(screen, ix, iy+i, iw, body, spans)
 	}
 }
 

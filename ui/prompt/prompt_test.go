@@ -1,57 +1,47 @@
-package ui
+package prompt
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
 )
 
-func TestComplete(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"no", "depools"},
-		{"nodec", "laims"},
-		{"in", "terruptions"},
-		{"NP", ""}, // an alias, typed in full
-		{"dec", "isions"},
-		{"x", ""},
-		{"", ""},
-		{"q", "uit"},
-	} {
-		if got := complete(tc.in); got != tc.want {
-			t.Errorf("complete(%q) = %q, want %q", tc.in, got, tc.want)
+// complete suggests the rest of the first of a few command names that text begins.
+func complete(text string) string {
+	for _, name := range []string{"nodepools", "nodes", "pods"} {
+		if strings.HasPrefix(name, text) {
+			return name[len(text):]
 		}
 	}
-	for _, name := range []string{"np", "NodePools", " nodepools ", "nodepool"} {
-		if cmd, ok := findCommand(name); !ok || cmd.name != "nodepools" {
-			t.Errorf("findCommand(%q) = %v, %v", name, cmd.name, ok)
-		}
-	}
+	return ""
 }
 
 func TestPromptEditsAndWalksHistory(t *testing.T) {
-	h := newHistory(3)
+	h := NewHistory(3)
 	for _, s := range []string{"pods", "np", "np", "nodes", "events"} {
-		h.add(s)
+		h.Add(s)
 	}
-	if s, _ := h.at(0); s != "events" {
+	if s, _ := h.At(0); s != "events" {
 		t.Errorf("newest: %s", s)
 	}
-	if _, ok := h.at(3); ok {
+	if _, ok := h.At(3); ok {
 		t.Errorf("history keeps at most 3")
 	}
 	var got string
 	var ok bool
-	p := &prompt{suggest: complete, history: h, histPos: -1, done: func(s string, accepted bool) { got, ok = s, accepted }}
+	p := New(Command, "", complete, h)
+	p.Done = func(s string, accepted bool) { got, ok = s, accepted }
 	press := func(keys ...*tcell.EventKey) {
 		for _, k := range keys {
-			p.handle(k)
+			p.Handle(k)
 		}
 	}
 	r := func(c rune) *tcell.EventKey { return tcell.NewEventKey(tcell.KeyRune, c, tcell.ModNone) }
 	k := func(c tcell.Key) *tcell.EventKey { return tcell.NewEventKey(c, 0, tcell.ModNone) }
 	press(r('n'), r('o'), r('d'))
-	if p.suggestion() != "epools" {
-		t.Errorf("suggestion %q", p.suggestion())
+	if p.Suggestion() != "epools" {
+		t.Errorf("suggestion %q", p.Suggestion())
 	}
 	press(k(tcell.KeyTab))
 	if p.String() != "nodepools" {
