@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
@@ -544,5 +545,43 @@ func TestDoNotDisruptAnnotationEvents(t *testing.T) {
 				t.Errorf("blocked by do-not-disrupt: %v, want %v", blocked, tc.blocks)
 			}
 		})
+	}
+}
+
+// TestCustomRequirementsLabelTheNodeClaim: a NodeClaim carries a value for each custom label its
+// NodePool requires, as Karpenter's do, so neither controller finds it drifted; a pod that asks
+// for another allowed value gets a NodeClaim of its own.
+func TestCustomRequirementsLabelTheNodeClaim(t *testing.T) {
+	h := newHarness(t)
+	h.NodePool("default", consolidateAfter(time.Hour),
+		enginetest.Require("team", corev1.NodeSelectorOpIn, "b", "a"),
+		enginetest.Require("tier", corev1.NodeSelectorOpExists))
+	h.Deployment("web", 2, enginetest.Resources("1", ""))
+	h.Advance(time.Minute, time.Second)
+	h.Deployment("batch", 1, enginetest.Resources("1", ""), enginetest.WithNodeSelector(map[string]string{"team": "b"}))
+	h.Advance(5*time.Minute, time.Second)
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	teams := map[string]int{}
+	for _, nc := range h.API.NodeClaims() {
+		teams[nc.Labels["team"]]++
+		if nc.Labels["tier"] != "0" {
+			t.Errorf("nodeclaim %s: tier label %q, want 0", nc.Name, nc.Labels["tier"])
+		}
+		if meta.IsStatusConditionTrue(nc.Status.Conditions, karpv1.ConditionTypeDrifted) {
+			t.Errorf("nodeclaim %s drifted: %+v", nc.Name, nc.Status.Conditions)
+		}
+	}
+	if teams["a"] != 1 || teams["b"] != 1 || len(teams) != 2 {
+		t.Errorf("nodeclaims by team label %v, want one of a and one of b", teams)
+	}
+	for _, n := range h.managedNodes() {
+		if n.Node.Labels["team"] == "" || n.Node.Labels["tier"] != "0" {
+			t.Errorf("node %s labels %v lack team and tier", n.Node.Name, n.Node.Labels)
+		}
+	}
+	if d := h.decisions(false); len(d) != 0 {
+		t.Errorf("decisions %+v, want none", d)
 	}
 }

@@ -101,15 +101,21 @@ func (c *Controller) driftReason(ctx context.Context, np *karpv1.NodePool, nc *k
 	return string(reason)
 }
 
-// RequirementsDrifted reports whether a NodeClaim's labels break its NodePool's requirements now
-// (a capacity type or instance family no longer allowed).
+// RequirementsDrifted reports whether a NodeClaim's labels no longer meet its NodePool's
+// requirements, as Karpenter's drift check decides it: every label a requirement names must be on
+// the NodeClaim, unless the requirement asks it absent (NotIn, DoesNotExist), and allow the
+// NodeClaim's value. So a NodeClaim without a custom label its NodePool now requires has drifted;
+// NodeClaims are created with one (claim labels, in scheduling).
 func RequirementsDrifted(np *karpv1.NodePool, nc *karpv1.NodeClaim) bool {
 	var rs []*requirements.Requirement
 	for _, r := range np.Spec.Template.Spec.Requirements {
 		rs = append(rs, requirements.New(r.Key, r.Operator, r.Values...))
 	}
-	return requirements.Of(rs...).Intersects(requirements.FromLabels(nc.Labels)) != nil
+	return requirements.FromLabels(nc.Labels).Compatible(requirements.Of(rs...), noLabelImplied) != nil
 }
+
+// noLabelImplied: a NodeClaim carries the labels it has, and no other.
+func noLabelImplied(string) bool { return false }
 
 // LastPodEvent is when a pod last came to or left the node: what the state saw, what the
 // NodeClaim's status kept across restarts, or its initialization.

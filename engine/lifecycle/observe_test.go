@@ -111,12 +111,12 @@ func TestExpiredAt(t *testing.T) {
 }
 
 // TestRequirementsDrifted: a NodeClaim drifts when its labels break a requirement of its
-// NodePool now.
+// NodePool now, or lack a label one requires (Karpenter's areRequirementsDrifted).
 func TestRequirementsDrifted(t *testing.T) {
 	req := func(key string, op corev1.NodeSelectorOperator, values ...string) karpv1.NodeSelectorRequirementWithMinValues {
 		return karpv1.NodeSelectorRequirementWithMinValues{Key: key, Operator: op, Values: values}
 	}
-	labels := map[string]string{karpv1.CapacityTypeLabelKey: "spot", corev1.LabelInstanceTypeStable: "m5.large"}
+	labels := map[string]string{karpv1.CapacityTypeLabelKey: "spot", corev1.LabelInstanceTypeStable: "m5.large", "team": "a"}
 	for _, tc := range []struct {
 		name string
 		reqs []karpv1.NodeSelectorRequirementWithMinValues
@@ -126,6 +126,12 @@ func TestRequirementsDrifted(t *testing.T) {
 		{"capacity type no longer allowed", []karpv1.NodeSelectorRequirementWithMinValues{req(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, "on-demand")}, true},
 		{"instance type excluded", []karpv1.NodeSelectorRequirementWithMinValues{req(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpNotIn, "m5.large")}, true},
 		{"no requirements", nil, false},
+		{"custom label among the values", []karpv1.NodeSelectorRequirementWithMinValues{req("team", corev1.NodeSelectorOpIn, "a", "b")}, false},
+		{"custom label the NodeClaim lacks", []karpv1.NodeSelectorRequirementWithMinValues{req("tier", corev1.NodeSelectorOpExists)}, true},
+		{"custom label now excluded", []karpv1.NodeSelectorRequirementWithMinValues{req("team", corev1.NodeSelectorOpNotIn, "a")}, true},
+		{"a lacking label asked NotIn", []karpv1.NodeSelectorRequirementWithMinValues{req("tier", corev1.NodeSelectorOpNotIn, "gold")}, false},
+		{"a lacking label asked absent", []karpv1.NodeSelectorRequirementWithMinValues{req("tier", corev1.NodeSelectorOpDoesNotExist)}, false},
+		{"a well-known label the NodeClaim lacks", []karpv1.NodeSelectorRequirementWithMinValues{req(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, "us-east-1a")}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			np := &karpv1.NodePool{}

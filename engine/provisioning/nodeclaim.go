@@ -18,10 +18,11 @@ import (
 )
 
 // NodeClaimFor is the NodeClaim object for a planned NodeClaim, as Karpenter writes it: named
-// after its NodePool, owned by it, carrying its template's labels, annotations, taints and
-// settings, the NodePool's hash, the requirements narrowed by the pods plus the instance types to
-// choose from (cheapest first), the pods' requests, and the termination finalizer. A static
-// NodePool's NodeClaim names no instance types and requests nothing.
+// after its NodePool, owned by it, carrying the labels the plan gave it, its template's
+// annotations, taints and settings, the NodePool's hash, the requirements narrowed by the pods
+// plus the instance types to choose from (cheapest first), the pods' requests, and the
+// termination finalizer. A static NodePool's NodeClaim names no instance types and requests
+// nothing.
 func NodeClaimFor(np *karpv1.NodePool, nc *scheduling.NodeClaim) *karpv1.NodeClaim {
 	reqs := nc.Requirements
 	var types []string
@@ -35,16 +36,7 @@ func NodeClaimFor(np *karpv1.NodePool, nc *scheduling.NodeClaim) *karpv1.NodeCla
 			types = append(types, it.Name)
 		}
 	}
-	labels := maps.Clone(np.Spec.Template.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	for k, v := range reqs.Labels() {
-		if k != corev1.LabelHostname {
-			labels[k] = v
-		}
-	}
-	labels[karpv1.NodePoolLabelKey] = np.Name
+	labels := maps.Clone(nc.Labels)
 	annotations := maps.Clone(np.Spec.Template.Annotations)
 	if annotations == nil {
 		annotations = map[string]string{}

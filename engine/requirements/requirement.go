@@ -141,6 +141,37 @@ func (r *Requirement) Any() string {
 	return r.values[0]
 }
 
+// LabelValue is a value for the label of a node created to satisfy r, or "" when r allows none
+// (DoesNotExist, or bounds nothing fits): the first allowed value of an In, and for Exists,
+// NotIn or integer bounds the least integer allowed, from 0 up. Karpenter labels NodeClaims from
+// their custom requirements the same way, but picks an integer at random; the least keeps the
+// engine deterministic.
+func (r *Requirement) LabelValue() string {
+	if !r.complement {
+		for _, v := range r.values {
+			if r.withinBounds(v) {
+				return v
+			}
+		}
+		return ""
+	}
+	n := int64(0)
+	switch {
+	case r.hasGT && r.gt >= n:
+		n = r.gt + 1
+	case r.hasLT && r.lt <= n:
+		n = r.lt - 1
+	}
+	// Each excluded value passed moves n up by one, so this ends within len(values)+1 steps.
+	for (!r.hasLT || n < r.lt) && (!r.hasGT || n > r.gt) {
+		if v := strconv.FormatInt(n, 10); r.Has(v) {
+			return v
+		}
+		n++
+	}
+	return ""
+}
+
 // Operator is the operator this requirement behaves as: In, NotIn, Exists or DoesNotExist.
 // Integer bounds behave as Exists (any value within them), as in Karpenter.
 func (r *Requirement) Operator() corev1.NodeSelectorOperator {

@@ -234,3 +234,34 @@ func TestDeprecatedKeys(t *testing.T) {
 		})
 	}
 }
+
+func TestLabelValue(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		r    *Requirement
+		want string
+	}{
+		{"one value", New("team", in, "a"), "a"},
+		{"the first of several", New("team", in, "b", "a"), "a"},
+		{"In within bounds", New("n", in, "1", "7").Intersection(New("n", gt, "5")), "7"},
+		{"Exists", New("team", exists), "0"},
+		{"NotIn skips what it excludes", New("n", notIn, "0", "1", "3"), "2"},
+		{"Gt", New("gen", gt, "5"), "6"},
+		{"Gt below zero", New("n", gt, "-3"), "0"},
+		{"Lt at or below zero", New("n", lt, "-2"), "-3"},
+		{"between bounds", New("n", gt, "5").Intersection(New("n", lt, "7")), "6"},
+		{"bounds nothing fits", New("n", gt, "5").Intersection(New("n", lt, "6")), ""},
+		{"bounds whose only value is excluded", New("n", gt, "5").Intersection(New("n", lt, "7")).Intersection(New("n", notIn, "6")), ""},
+		{"DoesNotExist", New("team", dne), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.r.LabelValue()
+			if got != tt.want {
+				t.Errorf("%s: LabelValue() = %q, want %q", tt.r, got, tt.want)
+			}
+			if got != "" && !tt.r.Has(got) {
+				t.Errorf("%s does not allow its own label value %q", tt.r, got)
+			}
+		})
+	}
+}

@@ -1,8 +1,9 @@
 package scheduling
 
 import (
-	corev1 "k8s.io/api/core/v1"
 	"slices"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/requirements"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"

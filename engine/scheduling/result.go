@@ -1,6 +1,8 @@
 package scheduling
 
 import (
+	"maps"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
@@ -23,7 +25,8 @@ type NodeClaim struct {
 	// Hostname is a placeholder until the node registers.
 	Hostname string
 	// Requirements narrow the NodePool's requirements by what the pods need.
-	Requirements  requirements.Requirements
+	Requirements requirements.Requirements
+	// Labels are what the NodeClaim carries when created (claimLabels).
 	Labels        map[string]string
 	Taints        []corev1.Taint
 	StartupTaints []corev1.Taint
@@ -97,4 +100,28 @@ func (r *Results) TotalPricePerHour() float64 {
 		total += nc.PricePerHour()
 	}
 	return total
+}
+
+// claimLabels are the labels a NodeClaim is created with, as Karpenter writes them: the NodePool's
+// labels, every requirement with one value, and a value for each custom label the requirements
+// still leave open (Requirement.LabelValue), since a node must carry a custom label to match a
+// requirement on it (Karpenter's drift check asks the same of NodeClaims). Well-known labels with
+// several values are left to the launch, which sets them from the instance and offering; the
+// hostname is the node's.
+func claimLabels(pool map[string]string, reqs requirements.Requirements, wellKnown func(string) bool) map[string]string {
+	labels := maps.Clone(pool)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	maps.Copy(labels, reqs.Labels())
+	delete(labels, corev1.LabelHostname)
+	for _, r := range reqs.Items() {
+		if _, ok := labels[r.Key]; ok || wellKnown(r.Key) {
+			continue
+		}
+		if v := r.LabelValue(); v != "" {
+			labels[r.Key] = v
+		}
+	}
+	return labels
 }

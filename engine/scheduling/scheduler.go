@@ -683,7 +683,7 @@ func (s *scheduler) nodeClaimResult(nc *nodeClaim) *NodeClaim {
 		NodePool:      t.pool.Name,
 		Hostname:      nc.hostname,
 		Requirements:  nc.reqs,
-		Labels:        t.pool.Labels,
+		Labels:        claimLabels(t.pool.Labels, nc.reqs, s.wellKnown),
 		Taints:        t.pool.Taints,
 		StartupTaints: t.pool.StartupTaints,
 		Requests:      s.space.list(nc.requests),

@@ -30,11 +30,11 @@ func StaticNodeClaim(np *karpv1.NodePool, types []*cloudprovider.InstanceType, d
 	return nil
 }
 
-// AsNode is a planned NodeClaim as a node later pods may go to, named name: the labels its
-// requirements, its instance type and its offering fix, its taints, the type's allocatable, and
+// AsNode is a planned NodeClaim as a node later pods may go to, named name: its labels, those
+// its instance type and its offering fix, its taints, the type's allocatable, and
 // its DaemonSets' pods already requested.
 func (nc *NodeClaim) AsNode(name string) ExistingNode {
-	labels := nc.Requirements.Labels()
+	labels := maps.Clone(nc.Labels)
 	maps.Copy(labels, nc.InstanceType.Requirements.Labels())
 	maps.Copy(labels, map[string]string{corev1.LabelHostname: name, corev1.LabelTopologyZone: nc.Offering.Zone,
 		karpv1.CapacityTypeLabelKey: nc.Offering.CapacityType})
