@@ -25,13 +25,15 @@ image:
 
 ## test: every test (unit, AWS, integration, fidelity to Karpenter, conformance beside the real Karpenter), then short fuzz runs
 # The tiers run two at a time, each that waits on control planes (the demo's, the conformance's)
-# beside one that computes, so that neither core idles; lines of the two interleave, each whole.
+# beside one that computes, so that neither core idles. Their lines interleave as each package
+# ends (go test prints a package's output whole): make's --output-sync would hold a tier's lines
+# until the tier ends, twenty minutes without a line.
 test: k8s-bins fidelity karpenter
 	@if command -v moto_server >/dev/null; then echo "test: moto tier runs (moto_server $$(command -v moto_server))"; \
 	elif [ -n "$$CI" ]; then echo "test: moto tier FAILS: moto_server missing and CI is set"; \
 	else echo "test: moto tier SKIPPED: moto_server missing (pip install 'moto[server]')"; fi
-	@$(MAKE) --no-print-directory -j2 --output-sync=line test-cluster test-race
-	@$(MAKE) --no-print-directory -j2 --output-sync=line test-conformance fuzz FUZZPARALLEL=1
+	@$(MAKE) --no-print-directory -j2 test-cluster test-race
+	@$(MAKE) --no-print-directory -j2 test-conformance fuzz FUZZPARALLEL=1
 
 # The workload-halves simulation: an hour of the whole fleet's consolidation, deterministic on the
 # harness's clock. Under the race detector it took 15 of the race tier's 16 minutes and checked no
