@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"maps"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -105,10 +106,10 @@ func (r *Results) TotalPricePerHour() float64 {
 // claimLabels are the labels a NodeClaim is created with, as Karpenter writes them: the NodePool's
 // labels, every requirement with one value, and a value for each custom label the requirements
 // still leave open (Requirement.LabelValue), since a node must carry a custom label to match a
-// requirement on it (Karpenter's drift check asks the same of NodeClaims). Well-known labels with
-// several values are left to the launch, which sets them from the instance and offering; the
-// hostname is the node's.
-func claimLabels(pool map[string]string, reqs requirements.Requirements, wellKnown func(string) bool) map[string]string {
+// requirement on it (Karpenter's drift check asks the same of NodeClaims). A label is not custom
+// when it is well known or any of the instance types defines it: the launch sets those from the
+// instance and its offering. The hostname is the node's.
+func claimLabels(pool map[string]string, reqs requirements.Requirements, wellKnown func(string) bool, types []*cloudprovider.InstanceType) map[string]string {
 	labels := maps.Clone(pool)
 	if labels == nil {
 		labels = map[string]string{}
@@ -116,7 +117,7 @@ func claimLabels(pool map[string]string, reqs requirements.Requirements, wellKno
 	maps.Copy(labels, reqs.Labels())
 	delete(labels, corev1.LabelHostname)
 	for _, r := range reqs.Items() {
-		if _, ok := labels[r.Key]; ok || wellKnown(r.Key) {
+		if _, ok := labels[r.Key]; ok || wellKnown(r.Key) || slices.ContainsFunc(types, func(it *cloudprovider.InstanceType) bool { return it.Requirements.Has(r.Key) }) {
 			continue
 		}
 		if v := r.LabelValue(); v != "" {

@@ -683,7 +683,6 @@ func (s *scheduler) nodeClaimResult(nc *nodeClaim) *NodeClaim {
 		NodePool:      t.pool.Name,
 		Hostname:      nc.hostname,
 		Requirements:  nc.reqs,
-		Labels:        claimLabels(t.pool.Labels, nc.reqs, s.wellKnown),
 		Taints:        t.pool.Taints,
 		StartupTaints: t.pool.StartupTaints,
 		Requests:      s.space.list(nc.requests),
@@ -691,6 +690,7 @@ func (s *scheduler) nodeClaimResult(nc *nodeClaim) *NodeClaim {
 	for _, k := range keep {
 		out.InstanceTypes = append(out.InstanceTypes, t.types[options[k].i])
 	}
+	out.Labels = claimLabels(t.pool.Labels, nc.reqs, s.wellKnown, out.InstanceTypes)
 	for _, p := range nc.pods {
 		out.Pods = append(out.Pods, p.pod)
 	}
