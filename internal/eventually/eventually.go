@@ -40,8 +40,12 @@ func Wait(ctx context.Context, timeout time.Duration, what string, cond func(ctx
 		}
 		select {
 		case <-ctx.Done():
-			return &TimeoutError{What: what, Timeout: timeout, Last: state}
 		case <-time.After(poll):
+		}
+		// Checked after the select, not in it: when the poll and the deadline end together,
+		// select may take the poll, and cond must not be asked again with an ended context.
+		if ctx.Err() != nil {
+			return &TimeoutError{What: what, Timeout: timeout, Last: state}
 		}
 		poll = nextPoll(poll)
 	}
