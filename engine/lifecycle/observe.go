@@ -111,11 +111,8 @@ func RequirementsDrifted(np *karpv1.NodePool, nc *karpv1.NodeClaim) bool {
 	for _, r := range np.Spec.Template.Spec.Requirements {
 		rs = append(rs, requirements.New(r.Key, r.Operator, r.Values...))
 	}
-	return requirements.FromLabels(nc.Labels).Compatible(requirements.Of(rs...), noLabelImplied) != nil
+	return requirements.FromLabels(nc.Labels).Compatible(requirements.Of(rs...), requirements.NoneImplied) != nil
 }
-
-// noLabelImplied: a NodeClaim carries the labels it has, and no other.
-func noLabelImplied(string) bool { return false }
 
 // LastPodEvent is when a pod last came to or left the node: what the state saw, what the
 // NodeClaim's status kept across restarts, or its initialization.

@@ -187,6 +187,10 @@ func (rs Requirements) Compatible(incoming Requirements, wellKnown func(key stri
 	return rs.Intersects(incoming)
 }
 
+// NoneImplied is Compatible's wellKnown for what exists already (a node, a NodeClaim): it carries
+// the labels it has, and no other.
+func NoneImplied(string) bool { return false }
+
 // String prints every requirement, comma separated.
 func (rs Requirements) String() string {
 	parts := make([]string, len(rs.items))

@@ -51,7 +51,7 @@ func (n *existingNode) try(s *scheduler, p *podData, checks []check) rejection {
 	}
 	// An existing node's labels are all it will ever have: a pod asking for a label the node
 	// lacks cannot go there, well known or not.
-	if !n.reqs.Implies(p.reqs) && n.reqs.Compatible(p.reqs, noneWellKnown) != nil {
+	if !n.reqs.Implies(p.reqs) && n.reqs.Compatible(p.reqs, requirements.NoneImplied) != nil {
 		return rejection{ReasonRequirementConflict, true}
 	}
 	if len(checks) > 0 {
@@ -221,6 +221,3 @@ func portsConflict(used, want []hostPort) bool {
 	}
 	return false
 }
-
-// noneWellKnown: every label must be present on an existing node.
-func noneWellKnown(string) bool { return false }

@@ -489,7 +489,7 @@ func (s *scheduler) countExistingPods() {
 	for _, n := range s.existing {
 		for _, p := range n.in.Pods {
 			for _, g := range s.topo.matching(p.Namespace, p.Labels) {
-				if g.inverse || !g.filter.matches(n.reqs, n.in.Taints, noneWellKnown) {
+				if g.inverse || !g.filter.matches(n.reqs, n.in.Taints, requirements.NoneImplied) {
 					continue
 				}
 				if v, ok := n.in.Labels[g.key]; ok {
