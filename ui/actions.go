@@ -40,7 +40,7 @@ func (c *Console) enter(p *pane) {
 
 func (c *Console) drill(spec model.Spec, scope, crumb string) {
 	spec.Query = render.Query{Sort: render.Unsorted()}
-	c.push(newTableView(spec, scope, crumb, c.pal))
+	c.views.push(newTableView(spec, scope, crumb, c.pal))
 }
 
 // describe opens the selected object's description; it follows the object as it changes.
@@ -50,7 +50,7 @@ func (c *Console) describe(p *pane) {
 		return
 	}
 	key, ref := r.Key, r.Ref
-	c.push(newTextView("describe "+key, "Describe "+key, c.pal, func(w *model.World) render.Text {
+	c.views.push(newTextView("describe "+key, "Describe "+key, c.pal, func(w *model.World) render.Text {
 		switch obj := current(w, key, ref).(type) {
 		case *render.Node:
 			return render.DescribeNode(obj, w.Now)
@@ -71,7 +71,7 @@ func (c *Console) yaml(p *pane) {
 		return
 	}
 	key, ref := r.Key, r.Ref
-	c.push(newTextView("yaml "+key, "YAML "+key, c.pal, func(w *model.World) render.Text {
+	c.views.push(newTextView("yaml "+key, "YAML "+key, c.pal, func(w *model.World) render.Text {
 		obj := current(w, key, ref)
 		var out any = obj
 		switch o := obj.(type) {
@@ -99,7 +99,7 @@ func (c *Console) yaml(p *pane) {
 func (c *Console) cordon(p *pane, on bool) {
 	s := selectionOf(p.selected())
 	if s.node == "" {
-		c.flashWarn("select a registered node first")
+		c.flash.warn("select a registered node first")
 		return
 	}
 	verb := map[bool]string{true: "cordoned", false: "uncordoned"}[on]
@@ -110,7 +110,7 @@ func (c *Console) cordon(p *pane, on bool) {
 func (c *Console) drain(p *pane) {
 	s := selectionOf(p.selected())
 	if s.node == "" {
-		c.flashWarn("select a registered node first")
+		c.flash.warn("select a registered node first")
 		return
 	}
 	c.confirm("Drain", "Drain node "+s.node+"? It is cordoned and its pods are evicted through the Eviction API (PodDisruptionBudgets apply).", "Drain",
@@ -123,7 +123,7 @@ func (c *Console) drain(p *pane) {
 func (c *Console) deleteClaim(p *pane) {
 	s := selectionOf(p.selected())
 	if s.claim == "" {
-		c.flashWarn("select a node nodepilot manages (one with a NodeClaim) first")
+		c.flash.warn("select a node nodepilot manages (one with a NodeClaim) first")
 		return
 	}
 	c.confirm("Delete", "Delete NodeClaim "+s.claim+"? Its node is drained and its instance terminated.", "Delete",
@@ -136,7 +136,7 @@ func (c *Console) deleteClaim(p *pane) {
 func (c *Console) interrupt(p *pane) {
 	s := selectionOf(p.selected())
 	if s.node == "" || !s.spot {
-		c.flashWarn("i interrupts spot nodes: select one")
+		c.flash.warn("i interrupts spot nodes: select one")
 		return
 	}
 	c.act("spot interruption sent for "+s.node, func(ctx context.Context) error { return c.demo.Interrupt(ctx, s.node) })
@@ -146,11 +146,11 @@ func (c *Console) interrupt(p *pane) {
 func (c *Console) scale(delta int) {
 	deps := c.demo.Deployments()
 	if len(deps) == 0 {
-		c.flashWarn("the demo has no Deployment to scale")
+		c.flash.warn("the demo has no Deployment to scale")
 		return
 	}
 	dep := deps[0]
-	if s := selectionOf(selectedOf(c.top())); s.pod != nil && slices.Contains(deps, deploymentOf(s.pod)) {
+	if s := selectionOf(selectedOf(c.views.top())); s.pod != nil && slices.Contains(deps, deploymentOf(s.pod)) {
 		dep = deploymentOf(s.pod)
 	}
 	c.act(fmt.Sprintf("scaled %s by %+d", dep, delta), func(ctx context.Context) error { return c.demo.Scale(ctx, dep, delta) })
@@ -160,7 +160,7 @@ func (c *Console) scale(delta int) {
 func (c *Console) toggleAutoplay() {
 	on := !c.demo.Autoplay()
 	c.demo.SetAutoplay(on)
-	c.flashInfo(map[bool]string{true: "autoplay on: the story plays", false: "autoplay off: drive the demo with + - i"}[on])
+	c.flash.info(map[bool]string{true: "autoplay on: the story plays", false: "autoplay off: drive the demo with + - i"}[on])
 	wake(c.wakeBuild)
 }
 
@@ -169,29 +169,29 @@ func (c *Console) togglePause() {
 	if c.info.Paused {
 		c.backend.Resume()
 		c.info.Paused = false
-		c.flashInfo("autoscaler resumed")
+		c.flash.info("autoscaler resumed")
 	} else {
 		c.backend.Pause()
 		c.info.Paused = true
-		c.flashInfo("autoscaler paused: it watches and decides nothing until p again")
+		c.flash.info("autoscaler paused: it watches and decides nothing until p again")
 	}
 	c.replan()
 }
 
 // useSkin loads a skin by name and swaps it in.
 func (c *Console) useSkin(name string) {
-	c.enqueue(func(context.Context) {
+	c.jobs.push(func(context.Context) {
 		s, err := c.opts.LoadSkin(name)
-		c.post(func() {
+		c.posted.push(func() {
 			if err != nil {
-				c.flashErr("skin " + name + ": " + err.Error())
+				c.flash.err("skin " + name + ": " + err.Error())
 				return
 			}
 			c.setPalette(s)
 			c.mu.Lock()
 			c.skinName = name
 			c.mu.Unlock()
-			c.flashInfo("skin " + name)
+			c.flash.info("skin " + name)
 			c.replan()
 		})
 	})
@@ -199,15 +199,15 @@ func (c *Console) useSkin(name string) {
 
 // act runs a backend call on the worker and flashes how it went.
 func (c *Console) act(done string, call func(context.Context) error) {
-	c.flashInfo(done + "…")
-	c.enqueue(func(ctx context.Context) {
+	c.flash.info(done + "…")
+	c.jobs.push(func(ctx context.Context) {
 		err := call(ctx)
-		c.post(func() {
+		c.posted.push(func() {
 			if err != nil {
-				c.flashErr(err.Error())
+				c.flash.err(err.Error())
 				return
 			}
-			c.flashInfo(done)
+			c.flash.info(done)
 		})
 	})
 }
@@ -219,7 +219,7 @@ func (c *Console) confirm(title, message, ok string, yes func()) {
 		if confirmed {
 			yes()
 		} else {
-			c.flashInfo(title + " cancelled")
+			c.flash.info(title + " cancelled")
 		}
 	})
 }

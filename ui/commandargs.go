@@ -48,7 +48,7 @@ func table(k model.Kind) func(c *Console, args []string) error {
 			return err
 		}
 		spec := model.Spec{Kind: k, Scope: a.scope, Query: render.Query{Filter: f, Sort: render.Unsorted()}}
-		c.reset(newTableView(spec, strings.Join(a.title, " "), string(k), c.pal))
+		c.views.reset(newTableView(spec, strings.Join(a.title, " "), string(k), c.pal))
 		return nil
 	}
 }
@@ -146,7 +146,7 @@ func explainNamed(c *Console, args []string) error {
 		return nil
 	}
 	if hasPool(w, name) {
-		c.push(newTextView("explain "+name, "Explain NodePool "+name, c.pal, func(w *model.World) render.Text { return explainPool(w, name) }))
+		c.views.push(newTextView("explain "+name, "Explain NodePool "+name, c.pal, func(w *model.World) render.Text { return explainPool(w, name) }))
 		return nil
 	}
 	return fmt.Errorf("no pod, node or NodePool named %q", name)

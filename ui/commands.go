@@ -21,7 +21,7 @@ type command struct {
 // commands are the console's ":" commands.
 func commands() []command {
 	return []command{
-		{"dashboard", []string{"dash", "home"}, "", "the five live panes", noArgs(func(c *Console) { c.reset(c.newDashboard()) })},
+		{"dashboard", []string{"dash", "home"}, "", "the five live panes", noArgs(func(c *Console) { c.views.reset(c.newDashboard()) })},
 		{"pending", []string{"pp"}, "[NAMESPACE|-n NS] [-l SEL|/RE]", "pending pods and why", table(model.KindPending)},
 		{"nodepools", []string{"np", "nodepool"}, "[NAME] [/RE]", "NodePools: usage against limits, cost; NAME drills into its nodes", table(model.KindNodePools)},
 		{"nodes", []string{"no", "node"}, "[spot|on-demand|ZONE|NODEPOOL]... [-l SEL|/RE]", "nodes by capacity type and zone", table(model.KindNodes)},

@@ -83,7 +83,7 @@ type Console struct {
 
 	// Owned by the UI goroutine.
 	pal    *palette
-	stack  []view
+	views  views
 	prompt *prompt.Prompt
 	dialog *dialog.Dialog
 	flash  flash
@@ -103,12 +103,15 @@ type Console struct {
 	suspend   func(func()) bool
 	replanned bool
 
+	// posted are changes for the UI goroutine to run before the next draw, jobs actions that
+	// may block (backend calls) for the worker. Safe from any goroutine.
+	posted *inbox[func()]
+	jobs   *inbox[func(context.Context)]
+
 	// Shared with the builder and the worker, under mu.
 	mu                            sync.Mutex
 	plans                         []plan
 	frame                         *frame
-	posted                        []func()
-	jobs                          []func(context.Context)
 	skinName                      string
 	rightSizing                   *model.RightSizing
 	contexts                      contextList
@@ -134,8 +137,9 @@ type frame struct {
 // Demo gets the demo keys. The console starts on the dashboard.
 func New(b Backend, s *skin.Skin, opts Options) *Console {
 	opts = opts.withDefaults()
-	c := &Console{backend: b, opts: opts, pal: newPalette(s), history: prompt.NewHistory(50), skinName: opts.SkinName, cache: model.NewCache(),
+	c := &Console{backend: b, opts: opts, pal: newPalette(s), flash: flash{clock: opts.Clock}, history: prompt.NewHistory(50), skinName: opts.SkinName, cache: model.NewCache(),
 		wakeBuild: make(chan struct{}, 1), wakeJobs: make(chan struct{}, 1), wakeDraw: make(chan struct{}, 1), wakeWorld: make(chan struct{}, 1)}
+	c.posted, c.jobs = newInbox[func()](c.wakeDraw), newInbox[func(context.Context)](c.wakeJobs)
 	if d, ok := b.(Demo); ok {
 		c.demo = d
 	}
@@ -143,9 +147,10 @@ func New(b Backend, s *skin.Skin, opts Options) *Console {
 	c.info = b.Info()
 	c.root = &root{Box: tview.NewBox(), c: c}
 	c.stop = func() {}
-	c.reset(c.newDashboard())
+	c.views.changed = c.replan
+	c.views.reset(c.newDashboard())
 	if opts.Flash != "" {
-		c.flashWarn(opts.Flash)
+		c.flash.warn(opts.Flash)
 	}
 	return c
 }
@@ -220,14 +225,14 @@ func (c *Console) Run(ctx context.Context) error {
 // SetSkin swaps the skin live. With an error (an invalid skin file was saved) it keeps the
 // current skin and flashes the error. Safe from any goroutine; skin.Watch's callback can call it.
 func (c *Console) SetSkin(s *skin.Skin, err error) {
-	c.post(func() {
+	c.posted.push(func() {
 		if err != nil {
-			c.flashErr("skin not applied, keeping the current one: " + err.Error())
+			c.flash.err("skin not applied, keeping the current one: " + err.Error())
 			return
 		}
 		if s != nil {
 			c.setPalette(s)
-			c.flashInfo("skin reloaded")
+			c.flash.info("skin reloaded")
 		}
 	})
 }
@@ -255,13 +260,14 @@ func (c *Console) Settle() {
 	for range 20 {
 		c.replanned = false
 		c.build(true)
-		for job := c.popJob(); job != nil; job = c.popJob() {
+		for job, ok := c.jobs.pop(); ok; job, ok = c.jobs.pop() {
 			job(context.Background())
 		}
 		c.applyPending()
 		c.mu.Lock()
-		idle := len(c.jobs) == 0 && len(c.posted) == 0 && c.frame == nil
+		idle := c.frame == nil
 		c.mu.Unlock()
+		idle = idle && c.jobs.empty() && c.posted.empty()
 		select {
 		case <-c.wakeWorld: // a job changed what Worlds are built from
 			idle = false

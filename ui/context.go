@@ -39,11 +39,11 @@ func switchCommand(c *Console, args []string) error {
 		c.loadContexts(func(l contextList) {
 			switch {
 			case l.err != nil:
-				c.flashErr(l.err.Error())
+				c.flash.err(l.err.Error())
 			case len(l.names) == 0:
-				c.flashWarn("the kubeconfig has no contexts")
+				c.flash.warn("the kubeconfig has no contexts")
 			case c.info.NoSwitch != "":
-				c.flashWarn(c.info.NoSwitch)
+				c.flash.warn(c.info.NoSwitch)
 			}
 		})
 	case 1:
@@ -58,7 +58,7 @@ func switchCommand(c *Console, args []string) error {
 // loadContexts reads the contexts on the worker, then calls then (if not nil) with them on the UI
 // goroutine. The builder lists them from c.contexts.
 func (c *Console) loadContexts(then func(contextList)) {
-	c.enqueue(func(context.Context) {
+	c.jobs.push(func(context.Context) {
 		names, current, err := c.backend.Contexts()
 		l := contextList{names: names, current: current, err: err, read: true}
 		c.mu.Lock()
@@ -66,7 +66,7 @@ func (c *Console) loadContexts(then func(contextList)) {
 		c.mu.Unlock()
 		wake(c.wakeWorld)
 		if then != nil {
-			c.post(func() { then(l) })
+			c.posted.push(func() { then(l) })
 		}
 	})
 }
@@ -80,13 +80,13 @@ func (c *Console) switchContext(name string) {
 	c.mu.Unlock()
 	switch {
 	case c.info.NoSwitch != "":
-		c.flashWarn(c.info.NoSwitch)
+		c.flash.warn(c.info.NoSwitch)
 	case l.err != nil:
-		c.flashErr(fmt.Sprintf("cannot switch to context %s: %v", name, l.err))
+		c.flash.err(fmt.Sprintf("cannot switch to context %s: %v", name, l.err))
 	case name == l.current:
-		c.flashInfo("already on context " + name)
+		c.flash.info("already on context " + name)
 	case !slices.Contains(l.names, name):
-		c.flashErr(unknownContext(name, l.names))
+		c.flash.err(unknownContext(name, l.names))
 	case !c.info.ReadOnly && !c.info.DryRun:
 		c.confirm("Switch context", "Switch to context "+name+"? The autoscaler runs there live, as here (neither --dry-run nor --readonly): it will provision and consolidate nodes in that cluster.", "Switch",
 			func() { c.checkAndSwitch(name) })
@@ -106,15 +106,15 @@ func unknownContext(name string, names []string) string {
 // checkAndSwitch asks the backend whether the context answers, and stops Run with
 // SwitchContext if it does; nothing of the current context stops otherwise.
 func (c *Console) checkAndSwitch(name string) {
-	c.flashInfo("checking context " + name + "…")
-	c.enqueue(func(ctx context.Context) {
+	c.flash.info("checking context " + name + "…")
+	c.jobs.push(func(ctx context.Context) {
 		err := c.backend.CheckContext(ctx, name)
-		c.post(func() {
+		c.posted.push(func() {
 			if err != nil {
-				c.flashErr("not switching: " + err.Error())
+				c.flash.err("not switching: " + err.Error())
 				return
 			}
-			c.flashInfo("switching to context " + name + "…")
+			c.flash.info("switching to context " + name + "…")
 			c.switchTo = name
 			c.quit()
 		})

@@ -28,11 +28,11 @@ func (c *Console) explain(p *pane) {
 		c.explainNode(s.node)
 	case s.pool != nil:
 		name := s.pool.Name
-		c.push(newTextView("explain "+name, "Explain NodePool "+name, c.pal, func(w *model.World) render.Text { return explainPool(w, name) }))
+		c.views.push(newTextView("explain "+name, "Explain NodePool "+name, c.pal, func(w *model.World) render.Text { return explainPool(w, name) }))
 	case s.claim != "":
-		c.flashWarn("NodeClaim " + s.claim + " has no node yet: nothing disrupts it before it registers")
+		c.flash.warn("NodeClaim " + s.claim + " has no node yet: nothing disrupts it before it registers")
 	default:
-		c.flashWarn("x explains pods, nodes and NodePools")
+		c.flash.warn("x explains pods, nodes and NodePools")
 	}
 }
 
@@ -41,10 +41,10 @@ func (c *Console) explain(p *pane) {
 func (c *Console) explainPod(pod *corev1.Pod) {
 	key := pod.Namespace + "/" + pod.Name
 	v := newTextView("explain "+key, "Explain pod "+key, c.pal, nil)
-	c.push(v)
-	c.enqueue(func(ctx context.Context) {
+	c.views.push(v)
+	c.jobs.push(func(ctx context.Context) {
 		pe, err := c.backend.ExplainPod(ctx, pod)
-		c.post(func() {
+		c.posted.push(func() {
 			v.setSource(func(w *model.World) render.Text {
 				if err != nil {
 					return errorText(fmt.Errorf("explain pod %s: %w", key, err))
@@ -64,10 +64,10 @@ func (c *Console) explainPod(pod *corev1.Pod) {
 // blocker follow the live journal.
 func (c *Console) explainNode(name string) {
 	v := newTextView("explain "+name, "Explain node "+name, c.pal, nil)
-	c.push(v)
-	c.enqueue(func(ctx context.Context) {
+	c.views.push(v)
+	c.jobs.push(func(ctx context.Context) {
 		x, err := c.backend.ExplainNode(ctx, name)
-		c.post(func() {
+		c.posted.push(func() {
 			v.setSource(func(w *model.World) render.Text {
 				if err != nil {
 					return errorText(fmt.Errorf("explain node %s: %w", name, err))

@@ -1,6 +1,10 @@
 package ui
 
-import "time"
+import (
+	"time"
+
+	"k8s.io/utils/clock"
+)
 
 // flashFor is how long a flash message stays.
 const flashFor = 5 * time.Second
@@ -14,24 +18,25 @@ const (
 	flashErrLevel
 )
 
-// flash is the message line: what an action did, or why it did not.
+// flash is the message line: what an action did, or why it did not. UI goroutine only.
 type flash struct {
+	clock clock.PassiveClock
 	text  string
 	level flashLevel
 	at    time.Time
 }
 
-func (c *Console) flashAt(level flashLevel, text string) {
-	c.flash = flash{text: text, level: level, at: c.opts.Clock.Now()}
+func (f *flash) set(level flashLevel, text string) {
+	f.text, f.level, f.at = text, level, f.clock.Now()
 }
 
-func (c *Console) flashInfo(text string) { c.flashAt(flashInfoLevel, text) }
-func (c *Console) flashWarn(text string) { c.flashAt(flashWarnLevel, text) }
-func (c *Console) flashErr(text string)  { c.flashAt(flashErrLevel, text) }
+func (f *flash) info(text string) { f.set(flashInfoLevel, text) }
+func (f *flash) warn(text string) { f.set(flashWarnLevel, text) }
+func (f *flash) err(text string)  { f.set(flashErrLevel, text) }
 
 // current is the message to show now, or "" once it expired.
-func (f flash) current(now time.Time) string {
-	if f.text == "" || now.Sub(f.at) > flashFor {
+func (f *flash) current() string {
+	if f.text == "" || f.clock.Now().Sub(f.at) > flashFor {
 		return ""
 	}
 	return f.text

@@ -11,9 +11,9 @@ func (c *Console) drawCrumbs(screen tcell.Screen, x, y, w int) {
 	s := c.pal.s.Frame.Crumbs
 	body := c.pal.body()
 	spans := []draw.Span{draw.Text(" ", body)}
-	for i, v := range c.stack {
+	for i, v := range c.views.stack {
 		st := draw.Style(s.Fg, s.Bg)
-		if i == len(c.stack)-1 {
+		if i == len(c.views.stack)-1 {
 			st = draw.Style(s.Fg, s.Active).Bold(true)
 		}
 		spans = append(spans, draw.Text(" "+v.crumb()+" ", st), draw.Text(" ", body))
@@ -23,7 +23,7 @@ func (c *Console) drawCrumbs(screen tcell.Screen, x, y, w int) {
 
 // drawFlash draws the latest message while it is fresh.
 func (c *Console) drawFlash(screen tcell.Screen, x, y, w int) {
-	text := c.flash.current(c.opts.Clock.Now())
+	text := c.flash.current()
 	st, bg := c.pal.s.Frame.Status, c.pal.s.Body.Bg
 	color := c.pal.s.Body.Fg
 	switch c.flash.level {

@@ -11,13 +11,13 @@ import (
 // showHelp opens the help screen of the view on top: its keys, the global keys and the
 // commands, as the mode allows them (read-only lists no dangerous key).
 func (c *Console) showHelp() {
-	if _, open := c.top().(*textView); open && strings.HasPrefix(c.top().crumb(), "help") {
+	if _, open := c.views.top().(*textView); open && strings.HasPrefix(c.views.top().crumb(), "help") {
 		return
 	}
 	text := c.helpText()
 	v := newTextView("help", "Help", c.pal, nil)
 	v.text = text
-	c.push(v)
+	c.views.push(v)
 }
 
 func (c *Console) helpText() render.Text {
@@ -29,7 +29,7 @@ func (c *Console) helpText() render.Text {
 		}
 		t.Blank()
 	}
-	section("Keys of "+c.top().crumb(), c.top().keys(c))
+	section("Keys of "+c.views.top().crumb(), c.views.top().keys(c))
 	section("Everywhere", c.globalKeys())
 	t.Heading("Commands")
 	for _, cmd := range commands() {

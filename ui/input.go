@@ -21,18 +21,18 @@ func (c *Console) handleKey(ev *tcell.EventKey) {
 	}
 	if a, ok := c.keys().Find(ev); ok {
 		if why := a.Perm.Denied(c.info.keyMode()); why != "" {
-			c.flashWarn(a.Name + " is disabled: " + why)
+			c.flash.warn(a.Name + " is disabled: " + why)
 			return
 		}
 		a.Do()
 		return
 	}
-	c.top().InputHandler()(ev, func(tview.Primitive) {})
+	c.views.top().InputHandler()(ev, func(tview.Primitive) {})
 }
 
 // keys are every key that works now: the view's, then the global ones.
 func (c *Console) keys() keymap.Map {
-	return append(c.top().keys(c), c.globalKeys()...)
+	return append(c.views.top().keys(c), c.globalKeys()...)
 }
 
 // globalKeys work in every view.
@@ -61,11 +61,11 @@ func (c *Console) globalKeys() keymap.Map {
 
 // back clears the active pane's filter, or goes back a view.
 func (c *Console) back() {
-	if p := c.top().active(); p != nil && !p.spec.Query.Filter.Empty() {
+	if p := c.views.top().active(); p != nil && !p.spec.Query.Filter.Empty() {
 		c.setFilter(p, "")
 		return
 	}
-	c.pop()
+	c.views.pop()
 }
 
 // quit ends Run (its context).
@@ -83,7 +83,7 @@ func (c *Console) handleMouse(action tview.MouseAction, ev *tcell.EventMouse) bo
 		return false
 	}
 	x, y := ev.Position()
-	v := c.top()
+	v := c.views.top()
 	switch action {
 	case tview.MouseScrollUp, tview.MouseScrollDown:
 		step := wheelRows

@@ -17,7 +17,7 @@ func (c *Console) draw(screen tcell.Screen, x, y, w, h int) {
 		used++
 	}
 	mainH := max(0, h-used-bottomLines)
-	v := c.top()
+	v := c.views.top()
 	v.SetRect(x, y+used, w, mainH)
 	v.Draw(screen)
 	c.drawCrumbs(screen, x, y+h-3, w)

@@ -178,7 +178,7 @@ func (v *logView) setStatus(gen uint64, status string) {
 // redraw posts one redraw at a time for lines that arrive faster than frames.
 func (v *logView) redraw() {
 	if v.notified.CompareAndSwap(false, true) {
-		v.c.post(func() { v.notified.Store(false) })
+		v.c.posted.push(func() { v.notified.Store(false) })
 	}
 }
 
@@ -283,7 +283,7 @@ func (v *logView) modes() string {
 
 func (v *logView) toggle(b *bool, name string) {
 	*b = !*b
-	v.c.flashInfo(name + " " + map[bool]string{true: "on", false: "off"}[*b])
+	v.c.flash.info(name + " " + map[bool]string{true: "on", false: "off"}[*b])
 }
 
 // restartWith changes the stream's options and opens it again from the tail.
@@ -291,7 +291,7 @@ func (v *logView) restartWith(change func(*LogOptions)) {
 	change(&v.opts)
 	v.rows = nil
 	v.start()
-	v.c.flashInfo("logs: " + v.modes())
+	v.c.flash.info("logs: " + v.modes())
 }
 
 // back clears the filter, else leaves the logs.
@@ -300,7 +300,7 @@ func (v *logView) back() {
 		v.filter = render.Filter{}
 		return
 	}
-	v.c.pop()
+	v.c.views.pop()
 }
 
 // openFilter opens the "/" prompt over the log lines; the lines follow the typing, Enter keeps
@@ -329,7 +329,7 @@ func (v *logView) openFilter() {
 		}
 		f, err := parse(text)
 		if err != nil {
-			v.c.flashErr(err.Error())
+			v.c.flash.err(err.Error())
 			v.filter = previous
 			return
 		}
@@ -345,14 +345,14 @@ func (v *logView) save() {
 	shown := append([]string(nil), v.shown(lines)...)
 	name := logFileName(v.namespace, v.pod, v.ctr, v.c.opts.Clock.Now())
 	dir := v.c.opts.LogDir
-	v.c.enqueue(func(context.Context) {
+	v.c.jobs.push(func(context.Context) {
 		path, err := saveLines(dir, name, shown)
-		v.c.post(func() {
+		v.c.posted.push(func() {
 			if err != nil {
-				v.c.flashErr(err.Error())
+				v.c.flash.err(err.Error())
 				return
 			}
-			v.c.flashInfo(fmt.Sprintf("saved %d lines to %s", len(shown), path))
+			v.c.flash.info(fmt.Sprintf("saved %d lines to %s", len(shown), path))
 		})
 	})
 }
@@ -362,7 +362,7 @@ func (v *logView) save() {
 func (c *Console) openLogs(p *pane) {
 	c.withContainer(p, "l shows a pod's logs: select a pod", "logs", func(ns, name, ctr string) {
 		v := newLogView(c, ns, name, ctr)
-		c.push(v)
+		c.views.push(v)
 		v.start()
 	})
 }

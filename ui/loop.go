@@ -20,39 +20,12 @@ func wake(ch chan struct{}) {
 // replan publishes the plans of the view on top (the only one drawn) and wakes the builder.
 // UI goroutine only.
 func (c *Console) replan() {
-	plans := c.top().plans()
+	plans := c.views.top().plans()
 	c.mu.Lock()
 	c.plans = plans
 	c.mu.Unlock()
 	c.replanned = true
 	wake(c.wakeBuild)
-}
-
-// post queues a change to run on the UI goroutine before the next draw. Safe from any goroutine.
-func (c *Console) post(f func()) {
-	c.mu.Lock()
-	c.posted = append(c.posted, f)
-	c.mu.Unlock()
-	wake(c.wakeDraw)
-}
-
-// enqueue queues work that may block (a backend call) for the worker. UI goroutine.
-func (c *Console) enqueue(job func(context.Context)) {
-	c.mu.Lock()
-	c.jobs = append(c.jobs, job)
-	c.mu.Unlock()
-	wake(c.wakeJobs)
-}
-
-func (c *Console) popJob() func(context.Context) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.jobs) == 0 {
-		return nil
-	}
-	job := c.jobs[0]
-	c.jobs = c.jobs[1:]
-	return job
 }
 
 // build makes the next frame off the UI goroutine: a new World when refresh (else the last
@@ -97,9 +70,10 @@ func (c *Console) input() model.Input {
 // applyPending runs, on the UI goroutine, the latest frame's changes and the posted functions.
 func (c *Console) applyPending() {
 	c.mu.Lock()
-	f, posted := c.frame, c.posted
-	c.frame, c.posted = nil, nil
+	f := c.frame
+	c.frame = nil
 	c.mu.Unlock()
+	posted := c.posted.takeAll()
 	if f != nil {
 		c.world, c.info, c.story = f.world, f.info, f.story
 		for _, apply := range f.applies {
@@ -109,7 +83,7 @@ func (c *Console) applyPending() {
 	for _, p := range posted {
 		p()
 	}
-	if p := c.top().active(); p != nil && p.spec.Kind == model.KindRightSizing {
+	if p := c.views.top().active(); p != nil && p.spec.Kind == model.KindRightSizing {
 		c.refreshRightSizing(false)
 	}
 }
@@ -159,7 +133,7 @@ func (c *Console) workLoop(ctx context.Context) {
 			return
 		case <-c.wakeJobs:
 		}
-		for job := c.popJob(); job != nil && ctx.Err() == nil; job = c.popJob() {
+		for job, ok := c.jobs.pop(); ok && ctx.Err() == nil; job, ok = c.jobs.pop() {
 			job(ctx)
 		}
 	}

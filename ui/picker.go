@@ -74,7 +74,7 @@ func (c *Console) pickContainer(what string, pod *corev1.Pod, use func(ctr strin
 	}
 	switch len(items) {
 	case 0:
-		c.flashWarn("pod " + pod.Namespace + "/" + pod.Name + " has no containers")
+		c.flash.warn("pod " + pod.Namespace + "/" + pod.Name + " has no containers")
 		return
 	case 1:
 		use(items[0])
@@ -85,10 +85,10 @@ func (c *Console) pickContainer(what string, pod *corev1.Pod, use func(ctr strin
 	// The first app container, as kubectl picks by default.
 	v.selected = len(pod.Spec.InitContainers)
 	v.pick = func(ctr string) {
-		c.pop()
+		c.views.pop()
 		use(ctr)
 	}
-	c.push(v)
+	c.views.push(v)
 }
 
 // withContainer runs open on the selected pod's container, picked when the pod has several
@@ -96,7 +96,7 @@ func (c *Console) pickContainer(what string, pod *corev1.Pod, use func(ctr strin
 func (c *Console) withContainer(p *pane, need, what string, open func(namespace, pod, container string)) {
 	s := selectionOf(p.selected())
 	if s.pod == nil {
-		c.flashWarn(need)
+		c.flash.warn(need)
 		return
 	}
 	ns, name := s.pod.Namespace, s.pod.Name

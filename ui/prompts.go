@@ -20,7 +20,7 @@ func (c *Console) openCommand() {
 		}
 		c.history.Add(text)
 		if err := c.runCommand(text); err != nil {
-			c.flashErr(err.Error())
+			c.flash.err(err.Error())
 		}
 	}
 	c.prompt = pr
@@ -29,9 +29,9 @@ func (c *Console) openCommand() {
 // openFilter opens the "/" prompt over the active pane; the table follows the typing, Enter
 // keeps the filter, Esc restores the previous one.
 func (c *Console) openFilter() {
-	p := c.top().active()
+	p := c.views.top().active()
 	if p == nil {
-		c.flashWarn("nothing to filter here")
+		c.flash.warn("nothing to filter here")
 		return
 	}
 	previous := p.spec.Query.Filter.Text()
@@ -51,7 +51,7 @@ func (c *Console) openFilter() {
 			return
 		}
 		if err := c.setFilter(p, text); err != nil {
-			c.flashErr(err.Error())
+			c.flash.err(err.Error())
 			c.setFilter(p, previous)
 		}
 	}

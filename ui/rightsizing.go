@@ -41,7 +41,7 @@ func (c *Console) refreshRightSizing(force bool) {
 	}
 	c.rightSizing = next
 	c.mu.Unlock()
-	c.enqueue(func(ctx context.Context) {
+	c.jobs.push(func(ctx context.Context) {
 		r, err := c.backend.RightSizing(ctx)
 		c.mu.Lock()
 		c.rightSizing = &model.RightSizing{Report: r, Err: err, At: c.opts.Clock.Now()}

@@ -98,11 +98,11 @@ func (c *Console) openShell(p *pane) {
 			})
 			switch {
 			case err != nil:
-				c.flashErr(fmt.Sprintf("shell in %s/%s: %v", ns, name, err))
+				c.flash.err(fmt.Sprintf("shell in %s/%s: %v", ns, name, err))
 			case note != "":
-				c.flashInfo(fmt.Sprintf("shell in %s/%s (%s) ended; %s", ns, name, ctr, note))
+				c.flash.info(fmt.Sprintf("shell in %s/%s (%s) ended; %s", ns, name, ctr, note))
 			default:
-				c.flashInfo(fmt.Sprintf("shell in %s/%s (%s) ended", ns, name, ctr))
+				c.flash.info(fmt.Sprintf("shell in %s/%s (%s) ended", ns, name, ctr))
 			}
 			c.replan()
 		}

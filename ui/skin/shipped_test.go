@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+
 	"github.com/nodepilot/nodepilot/skins"
 )
 
