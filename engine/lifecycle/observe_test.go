@@ -9,6 +9,7 @@ import (
 
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
+	"github.com/nodepilot/nodepilot/kube/apis/upstream"
 )
 
 var t0 = time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
@@ -141,5 +142,28 @@ func TestRequirementsDrifted(t *testing.T) {
 				t.Errorf("RequirementsDrifted = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestRequirementsDriftedAsKarpenter asks Karpenter's drift check and nodepilot whether NodeClaims
+// of 2,000 drawn label sets are drifted from NodePools of drawn requirements: after a hand-over,
+// each controller must find drifted exactly the NodeClaims the other would.
+func TestRequirementsDriftedAsKarpenter(t *testing.T) {
+	cases := upstream.RequirementsCases(2, 2000)
+	answers := upstream.Requirements(t, cases)
+	seen := map[bool]int{}
+	for i, c := range cases {
+		np := &karpv1.NodePool{}
+		for _, r := range c.B {
+			np.Spec.Template.Spec.Requirements = append(np.Spec.Template.Spec.Requirements, karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: r.Operator, Values: r.Values})
+		}
+		got := RequirementsDrifted(np, &karpv1.NodeClaim{ObjectMeta: metav1.ObjectMeta{Labels: c.Labels}})
+		seen[got]++
+		if want := answers[i].Drifted; got != want {
+			t.Errorf("case %d: labels %v against %v: nodepilot drifted %v, Karpenter %v", i, c.Labels, c.B, got, want)
+		}
+	}
+	if seen[true] < 100 || seen[false] < 100 {
+		t.Errorf("%d drifted and %d not: too few of one to compare", seen[true], seen[false])
 	}
 }

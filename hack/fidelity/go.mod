@@ -8,6 +8,7 @@ require (
 	github.com/aws/karpenter-provider-aws v1.14.3
 	github.com/prometheus/client_golang v1.23.2
 	golang.org/x/tools v0.50.0
+	k8s.io/api v0.35.3
 	k8s.io/apimachinery v0.35.3
 	sigs.k8s.io/karpenter v1.14.3
 	sigs.k8s.io/yaml v1.6.0
@@ -111,7 +112,6 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	k8s.io/api v0.35.3 // indirect
 	k8s.io/apiextensions-apiserver v0.35.0 // indirect
 	k8s.io/apiserver v0.35.0 // indirect
 	k8s.io/client-go v0.35.3 // indirect

@@ -7,8 +7,11 @@
 //	                           and DIR/examples/*.yaml (the AWS provider's example manifests)
 //	fidelity hashes FILE...    prints, as JSON, Karpenter's hash of every NodePool and
 //	                           EC2NodeClass in the YAML files
+//	fidelity requirements FILE answers, as JSON, the requirements questions in FILE (JSON
+//	                           RequirementsCases) with Karpenter's scheduling package
 //
-// hack/build-fidelity.sh builds it and runs facts; the tests run hashes on their own corpus.
+// hack/build-fidelity.sh builds it and runs facts; the tests run hashes and requirements on their
+// own corpora.
 package main
 
 import (
@@ -20,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fail(fmt.Errorf("usage: fidelity facts -out DIR | fidelity hashes [-ca-bundle B] FILE..."))
+		fail(fmt.Errorf("usage: fidelity facts -out DIR | fidelity hashes [-ca-bundle B] FILE... | fidelity requirements FILE"))
 	}
 	var err error
 	switch os.Args[1] {
@@ -40,8 +43,16 @@ func main() {
 		if hashes, err = hashFiles(flags.Args(), *caBundle); err == nil {
 			err = json.NewEncoder(os.Stdout).Encode(hashes)
 		}
+	case "requirements":
+		if len(os.Args) != 3 {
+			fail(fmt.Errorf("usage: fidelity requirements FILE"))
+		}
+		var answers []RequirementsAnswer
+		if answers, err = answerRequirements(os.Args[2]); err == nil {
+			err = json.NewEncoder(os.Stdout).Encode(answers)
+		}
 	default:
-		err = fmt.Errorf("unknown command %q: want facts or hashes", os.Args[1])
+		err = fmt.Errorf("unknown command %q: want facts, hashes or requirements", os.Args[1])
 	}
 	if err != nil {
 		fail(err)
