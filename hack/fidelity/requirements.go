@@ -10,7 +10,7 @@ import (
 )
 
 // RequirementsCase is one question for Karpenter's scheduling requirements: do A and B
-// intersect, and would a NodeClaim labelled Labels be drifted from a NodePool requiring B.
+// intersect, is B compatible with A (undefined well-known labels allowed), and would a NodeClaim labelled Labels be drifted from a NodePool requiring B.
 type RequirementsCase struct {
 	A      []corev1.NodeSelectorRequirement              `json:"a"`
 	B      []karpv1.NodeSelectorRequirementWithMinValues `json:"b"`
@@ -21,6 +21,9 @@ type RequirementsCase struct {
 type RequirementsAnswer struct {
 	// Intersects: NewNodeSelectorRequirements(A).Intersects(B) finds no conflict.
 	Intersects bool `json:"intersects"`
+	// Compatible: NewNodeSelectorRequirements(A).Compatible(B) allowing undefined well-known
+	// labels, as the scheduler asks of a NodeClaim template and a pod.
+	Compatible bool `json:"compatible"`
 	// Drifted: the NodeClaim drift controller's requirements check, the NodeClaim's labels
 	// against the NodePool's requirements with no label allowed undefined.
 	Drifted bool `json:"drifted"`
@@ -41,6 +44,7 @@ func answerRequirements(file string) ([]RequirementsAnswer, error) {
 		b := scheduling.NewNodeSelectorRequirementsWithMinValues(c.B...)
 		out[i] = RequirementsAnswer{
 			Intersects: scheduling.NewNodeSelectorRequirements(c.A...).Intersects(b) == nil,
+			Compatible: scheduling.NewNodeSelectorRequirements(c.A...).Compatible(b, scheduling.AllowUndefinedWellKnownLabels) == nil,
 			Drifted:    scheduling.NewLabelRequirements(c.Labels).Compatible(b) != nil,
 		}
 	}

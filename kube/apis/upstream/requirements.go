@@ -13,7 +13,7 @@ import (
 )
 
 // RequirementsCase is one question for Karpenter's scheduling requirements: do A and B
-// intersect, and is a NodeClaim labelled Labels drifted from a NodePool requiring B.
+// intersect, is B compatible with A, and is a NodeClaim labelled Labels drifted from a NodePool requiring B.
 type RequirementsCase struct {
 	A      []corev1.NodeSelectorRequirement `json:"a"`
 	B      []corev1.NodeSelectorRequirement `json:"b"`
@@ -21,10 +21,12 @@ type RequirementsCase struct {
 }
 
 // RequirementsAnswer is Karpenter's answer to a RequirementsCase: A and B intersect (its
-// Requirements.Intersects), and the NodeClaim is drifted (its drift controller's requirements
-// check).
+// Requirements.Intersects), B is compatible with A with undefined well-known labels allowed (its
+// Requirements.Compatible, as the scheduler asks of a NodeClaim template and a pod), and the
+// NodeClaim is drifted (its drift controller's requirements check).
 type RequirementsAnswer struct {
 	Intersects bool `json:"intersects"`
+	Compatible bool `json:"compatible"`
 	Drifted    bool `json:"drifted"`
 }
 
