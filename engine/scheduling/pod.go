@@ -158,56 +158,45 @@ func (d *podData) dropRequiredNodeAffinityTerm() string {
 }
 
 func (d *podData) dropPreferredPodAffinityTerm() string {
-	if d.affinity == nil || d.affinity.PodAffinity == nil {
+	if d.affinity == nil || d.affinity.PodAffinity == nil ||
+		!dropHeaviest(&d.affinity.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution, podTermWeight) {
 		return ""
 	}
-	terms, ok := dropHeaviest(d.affinity.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
-	if !ok {
-		return ""
-	}
-	d.affinity.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = terms
 	return "its heaviest preferred pod affinity term"
 }
 
 func (d *podData) dropPreferredPodAntiAffinityTerm() string {
-	if d.affinity == nil || d.affinity.PodAntiAffinity == nil {
+	if d.affinity == nil || d.affinity.PodAntiAffinity == nil ||
+		!dropHeaviest(&d.affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution, podTermWeight) {
 		return ""
 	}
-	terms, ok := dropHeaviest(d.affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
-	if !ok {
-		return ""
-	}
-	d.affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = terms
 	return "its heaviest preferred pod anti-affinity term"
-}
-
-func dropHeaviest(terms []corev1.WeightedPodAffinityTerm) ([]corev1.WeightedPodAffinityTerm, bool) {
-	if len(terms) == 0 {
-		return nil, false
-	}
-	i := 0
-	for j, t := range terms {
-		if t.Weight > terms[i].Weight {
-			i = j
-		}
-	}
-	return slices.Delete(slices.Clone(terms), i, i+1), true
 }
 
 func (d *podData) dropPreferredNodeAffinityTerm() string {
 	na := d.nodeAffinity()
-	if na == nil || len(na.PreferredDuringSchedulingIgnoredDuringExecution) == 0 {
+	if na == nil || !dropHeaviest(&na.PreferredDuringSchedulingIgnoredDuringExecution, func(t corev1.PreferredSchedulingTerm) int32 { return t.Weight }) {
 		return ""
 	}
-	pref := na.PreferredDuringSchedulingIgnoredDuringExecution
+	return "its heaviest preferred node affinity term"
+}
+
+func podTermWeight(t corev1.WeightedPodAffinityTerm) int32 { return t.Weight }
+
+// dropHeaviest removes the first of the heaviest terms, from a copy (the slice may be the pod's),
+// and reports whether there was a term to remove.
+func dropHeaviest[T any](terms *[]T, weight func(T) int32) bool {
+	if len(*terms) == 0 {
+		return false
+	}
 	i := 0
-	for j, t := range pref {
-		if t.Weight > pref[i].Weight {
+	for j, t := range *terms {
+		if weight(t) > weight((*terms)[i]) {
 			i = j
 		}
 	}
-	na.PreferredDuringSchedulingIgnoredDuringExecution = slices.Delete(slices.Clone(pref), i, i+1)
-	return "its heaviest preferred node affinity term"
+	*terms = slices.Delete(slices.Clone(*terms), i, i+1)
+	return true
 }
 
 func (d *podData) dropScheduleAnywaySpread() string {
