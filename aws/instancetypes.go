@@ -234,21 +234,15 @@ func (d *ec2Snapshot) offerings(name string, zones []string, unavailable map[off
 		if !slices.Contains(zones, zone) {
 			continue
 		}
-		out = append(out, cloudprovider.Offering{
-			Zone:         zone,
-			CapacityType: karpv1.CapacityTypeOnDemand,
-			Price:        od.usd,
-			PriceSource:  od.source,
-			Available:    hasOD && !unavailable[offering{karpv1.CapacityTypeOnDemand, name, zone}],
-		})
 		spot, hasSpot := d.spotPrice(name, zone, od, hasOD)
-		out = append(out, cloudprovider.Offering{
-			Zone:         zone,
-			CapacityType: karpv1.CapacityTypeSpot,
-			Price:        spot.usd,
-			PriceSource:  spot.source,
-			Available:    hasSpot && !unavailable[offering{karpv1.CapacityTypeSpot, name, zone}],
-		})
+		for _, o := range []struct {
+			capacityType string
+			price        price
+			has          bool
+		}{{karpv1.CapacityTypeOnDemand, od, hasOD}, {karpv1.CapacityTypeSpot, spot, hasSpot}} {
+			out = append(out, cloudprovider.Offering{Zone: zone, CapacityType: o.capacityType, Price: o.price.usd, PriceSource: o.price.source,
+				Available: o.has && !unavailable[offering{o.capacityType, name, zone}]})
+		}
 	}
 	return out
 }
