@@ -1,11 +1,9 @@
 package upstream
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -41,15 +39,8 @@ func Requirements(t testing.TB, cases []RequirementsCase) []RequirementsAnswer {
 	if err := os.WriteFile(file, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(Dir(t), "fidelity"), "requirements", file)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("fidelity requirements: %v: %s", err, stderr.String())
-	}
 	var answers []RequirementsAnswer
-	if err := json.Unmarshal(out, &answers); err != nil || len(answers) != len(cases) {
+	if err := json.Unmarshal(runFidelity(t, "requirements", file), &answers); err != nil || len(answers) != len(cases) {
 		t.Fatalf("fidelity requirements: %d answers to %d cases: %v", len(answers), len(cases), err)
 	}
 	return answers

@@ -149,18 +149,24 @@ func CRD(t testing.TB, name string) *apiextensionsv1.CustomResourceDefinition {
 // EC2NodeClass hashes cover caBundle, as Karpenter's do the cluster's CA bundle.
 func Hashes(t testing.TB, caBundle string, files ...string) []Hash {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(Dir(t), "fidelity"), append([]string{"hashes", "-ca-bundle", caBundle}, files...)...)
+	var hashes []Hash
+	if err := json.Unmarshal(runFidelity(t, append([]string{"hashes", "-ca-bundle", caBundle}, files...)...), &hashes); err != nil {
+		t.Fatalf("fidelity hashes: %v", err)
+	}
+	return hashes
+}
+
+// runFidelity runs hack/fidelity with args and returns what it printed.
+func runFidelity(t testing.TB, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(Dir(t), "fidelity"), args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("fidelity hashes: %v: %s", err, stderr.String())
+		t.Fatalf("fidelity %s: %v: %s", args[0], err, stderr.String())
 	}
-	var hashes []Hash
-	if err := json.Unmarshal(out, &hashes); err != nil {
-		t.Fatalf("fidelity hashes: %v", err)
-	}
-	return hashes
+	return out
 }
 
 // Examples returns the paths of the AWS provider's example manifests.
