@@ -10,7 +10,8 @@ import (
 )
 
 // RequirementsCase is one question for Karpenter's scheduling requirements: do A and B
-// intersect, is B compatible with A (undefined well-known labels allowed), and would a NodeClaim labelled Labels be drifted from a NodePool requiring B.
+// intersect, is B compatible with A (undefined well-known labels allowed), and would a NodeClaim
+// labelled Labels be drifted from a NodePool requiring B.
 type RequirementsCase struct {
 	A      []corev1.NodeSelectorRequirement              `json:"a"`
 	B      []karpv1.NodeSelectorRequirementWithMinValues `json:"b"`

@@ -11,7 +11,8 @@ import (
 )
 
 // RequirementsCase is one question for Karpenter's scheduling requirements: do A and B
-// intersect, is B compatible with A, and is a NodeClaim labelled Labels drifted from a NodePool requiring B.
+// intersect, is B compatible with A, and is a NodeClaim labelled Labels drifted from a NodePool
+// requiring B. hack/fidelity declares the same JSON shape: the two modules cannot share a type.
 type RequirementsCase struct {
 	A      []corev1.NodeSelectorRequirement `json:"a"`
 	B      []corev1.NodeSelectorRequirement `json:"b"`
