@@ -96,7 +96,8 @@ func staticBlock(c *Candidate) *block {
 		c.NodePool.Name, *c.NodePool.Spec.Replicas)}
 }
 
-// underutilized lists the candidates consolidation may consider, cheapest to disrupt first.
+// underutilized lists the candidates consolidation may consider, in sortForConsolidation's order,
+// before budgets take the first of them.
 func (p *pass) underutilized() []*Candidate {
 	var out []*Candidate
 	for _, c := range p.candidates {
@@ -115,7 +116,7 @@ func (p *pass) underutilized() []*Candidate {
 			out = append(out, c)
 		}
 	}
-	sortByCost(out)
+	sortForConsolidation(out)
 	p.eligible(MethodSingleNode, len(out))
 	return p.withinBudget(out, karpv1.DisruptionReasonUnderutilized)
 }

@@ -1,6 +1,6 @@
 package disruption
 
-// singleNode tries each candidate alone, cheapest to disrupt first: it returns what removing
+// singleNode tries each candidate alone, in sortForConsolidation's order: it returns what removing
 // each would do, and the first that lowers the bill. Every candidate that cannot go keeps why.
 func (p *pass) singleNode(cands []*Candidate) (map[*Candidate]*Command, *Command) {
 	results := map[*Candidate]*Command{}
