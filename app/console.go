@@ -98,9 +98,9 @@ func (a *App) noCloud() error {
 func consolidation(sim disruption.Simulation) *ui.Consolidation {
 	cmd := sim.Command
 	if cmd == nil {
-		return &ui.Consolidation{Reason: string(sim.Reason) + ": " + sim.Message}
+		return &ui.Consolidation{Reason: string(sim.Reason) + ": " + sim.Message, Order: sim.Order}
 	}
-	return &ui.Consolidation{Decision: cmd.Decision(), Replacements: cmd.ReplacementTypes(), PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter}
+	return &ui.Consolidation{Decision: cmd.Decision(), Replacements: cmd.ReplacementTypes(), PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter, Order: sim.Order}
 }
 
 // Usage implements ui.Backend: nil when the App does not read metrics.k8s.io.

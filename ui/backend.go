@@ -183,6 +183,9 @@ type Consolidation struct {
 	// Reason says why it would not happen when Decision is "" (a disruption Blocked* code and
 	// message, such as NoCheaperType).
 	Reason string
+	// Order says where consolidation considers the node among the candidates, and why; "" when
+	// it is none.
+	Order string
 }
 
 // Demo is the optional demo part of a Backend: a Backend that also implements Demo gets the

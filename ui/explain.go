@@ -129,6 +129,9 @@ func explainNodeText(w *model.World, name string, x NodeExplanation) render.Text
 		t.Add("  "+what, render.ToneConsolidation).Add(fmt.Sprintf(": %s/h → %s/h, saves ", render.Dollars(cons.PriceBefore), render.Dollars(cons.PriceAfter)), render.ToneNormal).
 			Add(render.Dollars(saving)+"/h ("+render.Monthly(saving)+"/month)", render.ToneCost).End()
 	}
+	if cons := x.Consolidation; cons != nil && cons.Order != "" {
+		t.Field(2, "order", cons.Order)
+	}
 	if np := w.Snapshot.NodePool(n.NodePool); np != nil {
 		t.Blank()
 		t.Heading("Budgets of NodePool " + np.Name + " now")

@@ -102,10 +102,13 @@ func TestSimulateOneNode(t *testing.T) {
 	for _, tc := range []struct {
 		name, node, method string
 		reason             journal.Reason
+		order              string
 	}{
 		{name: "a pod annotated do-not-disrupt blocks it", node: nodeOf("pinned"), reason: disruption.BlockedDoNotDisrupt},
 		{name: "the node left with a small pod is replaced by a cheaper one, consolidateAfter aside", node: nodeOf("small"),
-			method: disruption.MethodSingleNode},
+			method: disruption.MethodSingleNode,
+			// the only candidate: the pinned node is none
+			order: "1 of 1 candidates: its type is among the NodePool's best value for its pods: Karpenter's order, cheapest to disrupt first"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sim, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), tc.node, opts, h.Now())
@@ -117,6 +120,8 @@ func TestSimulateOneNode(t *testing.T) {
 				t.Errorf("reason %q (%s), want %q", sim.Reason, sim.Message, tc.reason)
 			case tc.method != "" && (sim.Command == nil || sim.Command.Method != tc.method || sim.Command.Savings() <= 0):
 				t.Errorf("simulation %+v (%s), want a saving %s", sim.Command, sim.Message, tc.method)
+			case sim.Order != tc.order:
+				t.Errorf("order %q, want %q", sim.Order, tc.order)
 			}
 		})
 	}

@@ -19,6 +19,9 @@ type Simulation struct {
 	Command *Command
 	Reason  journal.Reason
 	Message string
+	// Order says where consolidation considers the node among the candidates now, and why (see
+	// sortForConsolidation), when it is one.
+	Order string
 }
 
 // splitWouldSave says, for a node that one replacement cannot take when split replacements are
@@ -55,12 +58,30 @@ func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *stat
 	if len(cand.Reschedulable) == 0 {
 		return Simulation{Command: &Command{Method: MethodEmptiness, Reason: karpv1.DisruptionReasonEmpty, Candidates: []*Candidate{cand}, PriceBefore: cand.Price}}, nil
 	}
+	order := consolidationOrder(snap, cat, node, now)
 	p := &pass{spotToSpot: opts.SpotToSpot, totals: balancedTotals(snap, cat),
 		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels,
 			opts: opts.Scheduling, splitSaving: opts.SplitSaving}}
 	cmd, _, blk := p.consolidate(MethodSingleNode, []*Candidate{cand})
 	if blk != nil {
-		return Simulation{Reason: blk.reason, Message: blk.message + splitWouldSave(p.sim, cand, blk, opts)}, nil
+		return Simulation{Reason: blk.reason, Message: blk.message + splitWouldSave(p.sim, cand, blk, opts), Order: order}, nil
 	}
-	return Simulation{Command: cmd}, nil
+	return Simulation{Command: cmd, Order: order}, nil
+}
+
+// consolidationOrder says where consolidation considers a node among every node of the
+// NodePools that consolidate underutilized nodes (consolidateAfter and budgets aside), and why.
+func consolidationOrder(snap *state.Snapshot, cat *provisioning.Catalog, node string, now time.Time) string {
+	pdbs := newPDBIndex(snap.PDBs)
+	var cands []*Candidate
+	for _, sn := range snap.Nodes {
+		if !sn.Managed() {
+			continue
+		}
+		c, blk := candidate(sn, snap, cat, pdbs, now)
+		if blk == nil && !c.NodePool.IsStatic() && c.NodePool.Spec.Disruption.ConsolidationPolicy != karpv1.ConsolidationPolicyWhenEmpty {
+			cands = append(cands, c)
+		}
+	}
+	return orderOf(cands, node)
 }

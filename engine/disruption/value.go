@@ -2,6 +2,7 @@ package disruption
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 
@@ -20,18 +21,20 @@ const valueStep = 0.1
 // fleet of TestConsolidationAfterTheWorkloadHalves, memory-optimized nodes for pods that now fit
 // general-purpose ones, 1.23x the fractional optimum where this order ends at 1.15x.
 func sortForConsolidation(cs []*Candidate) {
-	class := valueClasses(cs)
+	ratio := valueRatios(cs)
 	slices.SortStableFunc(cs, func(a, b *Candidate) int {
-		return cmp.Or(cmp.Compare(class[b], class[a]), cmp.Compare(a.DisruptionCost, b.DisruptionCost), cmp.Compare(a.Name(), b.Name()))
+		return cmp.Or(cmp.Compare(valueClass(ratio[b]), valueClass(ratio[a])), cmp.Compare(a.DisruptionCost, b.DisruptionCost), cmp.Compare(a.Name(), b.Name()))
 	})
 }
 
-// valueClasses rates each candidate by what nodes like it would cost to serve all the pods its
+// valueClass is a value ratio's class: 0 within valueStep of the best, 1 within twice that...
+func valueClass(ratio float64) int { return int(math.Min((ratio-1)/valueStep, math.MaxInt32)) }
+
+// valueRatios rates each candidate by what nodes like it would cost to serve all the pods its
 // NodePool's candidates must move (its price times as many of its allocatable as the scarcer
-// resource needs), against the NodePool's best candidate: class 0 is within valueStep of the
-// best, class 1 within twice that, and so on. A NodePool whose candidates move no pods, or whose
-// best serves them for nothing, is one class.
-func valueClasses(cs []*Candidate) map[*Candidate]int {
+// resource needs), over what the NodePool's best candidate would: 1 for the best. A NodePool
+// whose candidates move no pods, or whose best serves them for nothing, rates every candidate 1.
+func valueRatios(cs []*Candidate) map[*Candidate]float64 {
 	demand := map[string]cost.Demand{}
 	for _, c := range cs {
 		d, pool := cost.DemandOf(c.Reschedulable), demand[c.NodePool.Name]
@@ -54,13 +57,28 @@ func valueClasses(cs []*Candidate) map[*Candidate]int {
 			best[c.NodePool.Name] = s
 		}
 	}
-	class := make(map[*Candidate]int, len(cs))
+	ratio := make(map[*Candidate]float64, len(cs))
 	for _, c := range cs {
-		b := best[c.NodePool.Name]
-		if b <= 0 || math.IsInf(b, 1) {
-			continue
+		ratio[c] = 1
+		if b := best[c.NodePool.Name]; b > 0 && !math.IsInf(b, 1) {
+			ratio[c] = serving[c] / b
 		}
-		class[c] = int(math.Min((serving[c]/b-1)/valueStep, math.MaxInt32))
 	}
-	return class
+	return ratio
+}
+
+// orderOf sorts the candidates for consolidation and says where the node named goes, and why.
+func orderOf(cands []*Candidate, node string) string {
+	ratio := valueRatios(cands)
+	sortForConsolidation(cands)
+	i := slices.IndexFunc(cands, func(c *Candidate) bool { return c.Name() == node })
+	if i < 0 {
+		return ""
+	}
+	if r := ratio[cands[i]]; valueClass(r) > 0 {
+		return fmt.Sprintf("%d of %d candidates: nodes of its type would cost %.2fx the NodePool's best to hold its pods: before better-value nodes",
+			i+1, len(cands), r)
+	}
+	return fmt.Sprintf("%d of %d candidates: its type is among the NodePool's best value for its pods: Karpenter's order, cheapest to disrupt first",
+		i+1, len(cands))
 }

@@ -2,6 +2,7 @@ package disruption
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -13,30 +14,58 @@ import (
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
-func TestSortForConsolidation(t *testing.T) {
+// valueNode is a consolidation candidate to order: its NodePool, instance type and pods.
+type valueNode struct {
+	name string
+	np   *karpv1.NodePool
+	it   *cloudprovider.InstanceType
+	pods []*corev1.Pod
+}
+
+// valueFixture is three families' 2xlarge types and a 4xlarge at us-east-1's on-demand list
+// prices (linear within a family), and two NodePools.
+type valueFixture struct {
+	c, m, mLarge, r *cloudprovider.InstanceType
+	price           map[*cloudprovider.InstanceType]float64
+	web, batch      *karpv1.NodePool
+}
+
+func newValueFixture() valueFixture {
 	shape := func(cpu, mem string) *cloudprovider.InstanceType {
 		return &cloudprovider.InstanceType{Capacity: corev1.ResourceList{
 			corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(mem)}}
 	}
-	// On-demand list prices of us-east-1: linear within a family.
-	c, m, mLarge, r := shape("8", "16Gi"), shape("8", "32Gi"), shape("16", "64Gi"), shape("8", "64Gi")
-	price := map[*cloudprovider.InstanceType]float64{c: 0.306, m: 0.3456, mLarge: 0.6912, r: 0.4536}
 	pool := func(name string) *karpv1.NodePool { return &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: name}} }
-	web, batch := pool("web"), pool("batch")
-	pods := func(n int, cpu, mem string) []*corev1.Pod {
-		out := make([]*corev1.Pod, n)
-		for i := range out {
-			out[i] = &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Resources: corev1.ResourceRequirements{
-				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(mem)}}}}}}
-		}
-		return out
+	f := valueFixture{c: shape("8", "16Gi"), m: shape("8", "32Gi"), mLarge: shape("16", "64Gi"), r: shape("8", "64Gi"), web: pool("web"), batch: pool("batch")}
+	f.price = map[*cloudprovider.InstanceType]float64{f.c: 0.306, f.m: 0.3456, f.mLarge: 0.6912, f.r: 0.4536}
+	return f
+}
+
+// pods are n pods requesting cpu and mem.
+func (valueFixture) pods(n int, cpu, mem string) []*corev1.Pod {
+	out := make([]*corev1.Pod, n)
+	for i := range out {
+		out[i] = &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Resources: corev1.ResourceRequirements{
+			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(mem)}}}}}}
 	}
-	type node struct {
-		name string
-		np   *karpv1.NodePool
-		it   *cloudprovider.InstanceType
-		pods []*corev1.Pod
+	return out
+}
+
+// candidates are the nodes as candidates at their types' prices, each as dear to disrupt as it
+// has pods.
+func (f valueFixture) candidates(nodes []valueNode) []*Candidate {
+	var cands []*Candidate
+	for _, n := range nodes {
+		cands = append(cands, &Candidate{Node: &state.Node{Node: &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.name}}},
+			NodePool: n.np, InstanceType: n.it, Price: f.price[n.it], Reschedulable: n.pods, DisruptionCost: float64(len(n.pods))})
 	}
+	return cands
+}
+
+func TestSortForConsolidation(t *testing.T) {
+	f := newValueFixture()
+	c, m, mLarge, r, web, batch, pods := f.c, f.m, f.mLarge, f.r, f.web, f.batch, f.pods
+	type node = valueNode
 	for _, tt := range []struct {
 		name  string
 		nodes []node
@@ -72,11 +101,7 @@ func TestSortForConsolidation(t *testing.T) {
 		}, []string{"batch-m", "web-m", "batch-r", "web-c"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var cands []*Candidate
-			for _, n := range tt.nodes {
-				cands = append(cands, &Candidate{Node: &state.Node{Node: &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.name}}},
-					NodePool: n.np, InstanceType: n.it, Price: price[n.it], Reschedulable: n.pods, DisruptionCost: float64(len(n.pods))})
-			}
+			cands := f.candidates(tt.nodes)
 			sortForConsolidation(cands)
 			got := make([]string, len(cands))
 			for i, cand := range cands {
@@ -84,6 +109,31 @@ func TestSortForConsolidation(t *testing.T) {
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("order %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOrderOf(t *testing.T) {
+	f := newValueFixture()
+	c, m, r, web, pods := f.c, f.m, f.r, f.web, f.pods
+	nodes := []valueNode{
+		{"m-3", web, m, pods(3, "1", "4Gi")},
+		{"r-2", web, r, pods(2, "1", "4Gi")},
+		{"c-1", web, c, pods(1, "1", "4Gi")},
+		{"m-1", web, m, pods(1, "1", "4Gi")},
+	}
+	for _, tt := range []struct{ node, want string }{
+		{"c-1", "1 of 4 candidates: nodes of its type would cost 1.77x the NodePool's best to hold its pods: before better-value nodes"},
+		{"r-2", "2 of 4 candidates: nodes of its type would cost 1.31x the NodePool's best"},
+		{"m-1", "3 of 4 candidates: its type is among the NodePool's best value for its pods: Karpenter's order, cheapest to disrupt first"},
+		{"m-3", "4 of 4 candidates: its type is among the NodePool's best value"},
+		{"gone", ""},
+	} {
+		t.Run(tt.node, func(t *testing.T) {
+			got := orderOf(f.candidates(nodes), tt.node)
+			if !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
+				t.Errorf("orderOf(%s) = %q, want it to start %q", tt.node, got, tt.want)
 			}
 		})
 	}

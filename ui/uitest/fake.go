@@ -187,6 +187,9 @@ func (f *Fake) ExplainNode(_ context.Context, name string) (ui.NodeExplanation, 
 	default:
 		c.PriceAfter, c.Reason = price.PerHour, "NoCheaperType: no instance type that fits its pods is cheaper"
 	}
+	if len(sn.Pods) > 0 {
+		c.Order = "1 of 1 candidates: its type is among the NodePool's best value for its pods: Karpenter's order, cheapest to disrupt first"
+	}
 	x.Consolidation = c
 	return x, nil
 }
