@@ -74,6 +74,8 @@ type Controller struct {
 	cache scheduling.Cache
 	// told are the pods whose do-not-disrupt annotation was last found not to hold (told once).
 	told map[types.UID]bool
+	// stuck carries pass.stuck from one pass to the next.
+	stuck map[string]time.Time
 }
 
 type inflight struct {
@@ -131,6 +133,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	}
 	p := c.newPass(snap, cat, now)
 	cmd := p.decide()
+	c.stuck = p.stuck
 	for _, m := range p.measures {
 		c.journal.Measure(m)
 	}

@@ -2,6 +2,7 @@ package disruption
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nodepilot/nodepilot/engine/journal"
@@ -24,6 +25,10 @@ type pass struct {
 	totals map[string]poolTotals
 	// measures are the figures the pass took, for metrics.
 	measures []journal.Measurement
+	// stuck are the candidates single-node consolidation found no move for, by node, with their
+	// ConsolidatableAt then (it changes with their pods): from earlier passes, and updated by
+	// this one's single-node consolidation.
+	stuck map[string]time.Time
 }
 
 // timed runs a disruption method and measures how long it took.
@@ -52,18 +57,32 @@ func (p *pass) allowance(c *Candidate, reason karpv1.DisruptionReason) Allowance
 // withinBudget keeps the candidates each NodePool's budget for reason allows, in order, and
 // blocks the rest.
 func (p *pass) withinBudget(cs []*Candidate, reason karpv1.DisruptionReason) []*Candidate {
+	in, over := p.budgetCut(cs, reason)
+	p.blockOverBudget(over, reason)
+	return in
+}
+
+// budgetCut splits the candidates into those each NodePool's budget for reason allows, in order,
+// and the rest.
+func (p *pass) budgetCut(cs []*Candidate, reason karpv1.DisruptionReason) (in, over []*Candidate) {
 	taken := map[string]int{}
-	var out []*Candidate
 	for _, c := range cs {
-		a := p.allowance(c, reason)
-		if taken[c.NodePool.Name] >= a.Allowed {
-			p.block(c, &block{reason: BlockedBudget, message: a.String(), until: a.Until})
+		if taken[c.NodePool.Name] >= p.allowance(c, reason).Allowed {
+			over = append(over, c)
 			continue
 		}
 		taken[c.NodePool.Name]++
-		out = append(out, c)
+		in = append(in, c)
 	}
-	return out
+	return in, over
+}
+
+// blockOverBudget blocks candidates that their NodePools' budgets for reason leave out.
+func (p *pass) blockOverBudget(cs []*Candidate, reason karpv1.DisruptionReason) {
+	for _, c := range cs {
+		a := p.allowance(c, reason)
+		p.block(c, &block{reason: BlockedBudget, message: a.String(), until: a.Until})
+	}
 }
 
 func (p *pass) block(c *Candidate, b *block) {
@@ -96,9 +115,13 @@ func staticBlock(c *Candidate) *block {
 		c.NodePool.Name, *c.NodePool.Spec.Replicas)}
 }
 
-// underutilized lists the candidates consolidation may consider, in sortForConsolidation's order,
-// before budgets take the first of them.
-func (p *pass) underutilized() []*Candidate {
+// underutilized lists the candidates consolidation may consider, and cuts two lists from them
+// within the budget for Underutilized: for multi-node consolidation in sortForConsolidation's
+// order, and for single-node consolidation in the same order save that the candidates it found
+// stuck go in Karpenter's, so that a poor-value node whose pods fit nowhere cheaper does not take
+// its NodePool's only slot on every pass. Multi-node consolidation keeps the value order: a stuck
+// node may still go with others onto one replacement. Candidates neither list holds are blocked.
+func (p *pass) underutilized() (single, multi []*Candidate) {
 	var out []*Candidate
 	for _, c := range p.candidates {
 		if c.NodePool.IsStatic() {
@@ -116,9 +139,14 @@ func (p *pass) underutilized() []*Candidate {
 			out = append(out, c)
 		}
 	}
-	sortForConsolidation(out)
 	p.eligible(MethodSingleNode, len(out))
-	return p.withinBudget(out, karpv1.DisruptionReasonUnderutilized)
+	reason := karpv1.DisruptionReasonUnderutilized
+	sortForConsolidation(out, nil)
+	multi, _ = p.budgetCut(out, reason)
+	sortForConsolidation(out, p.stuck)
+	single, over := p.budgetCut(out, reason)
+	p.blockOverBudget(slices.DeleteFunc(over, func(c *Candidate) bool { return slices.Contains(multi, c) }), reason)
+	return single, multi
 }
 
 func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, now time.Time) *pass {
@@ -139,6 +167,12 @@ func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, no
 		p.candidates = append(p.candidates, cand)
 	}
 	sortByCost(p.candidates)
+	p.stuck = map[string]time.Time{}
+	for _, cand := range p.candidates {
+		if at, ok := c.stuck[cand.Name()]; ok && at.Equal(cand.ConsolidatableAt) {
+			p.stuck[cand.Name()] = at
+		}
+	}
 	return p
 }
 
@@ -154,8 +188,9 @@ func (p *pass) decide() *Command {
 	var singles map[*Candidate]*Command
 	single := p.timed(MethodSingleNode, func() *Command {
 		var first *Command
-		cands = p.underutilized()
-		singles, first = p.singleNode(cands)
+		var forSingle []*Candidate
+		forSingle, cands = p.underutilized()
+		singles, first = p.singleNode(forSingle)
 		return first
 	})
 	if cmd := p.timed(MethodMultiNode, func() *Command { return p.multiNode(cands, singles) }); cmd != nil {

@@ -12,8 +12,10 @@ func (p *pass) singleNode(cands []*Candidate) (map[*Candidate]*Command, *Command
 		}
 		if blk != nil {
 			p.block(c, blk)
+			p.stuck[c.Name()] = c.ConsolidatableAt
 			continue
 		}
+		delete(p.stuck, c.Name())
 		results[c] = cmd
 		if first == nil {
 			first = cmd

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/nodepilot/nodepilot/engine/cost"
 )
@@ -19,11 +20,20 @@ const valueStep = 0.1
 // value). Karpenter's order alone removes the emptiest nodes whatever their type, so after a
 // workload shrinks the fleet keeps the types the old workload happened to need: in the halved
 // fleet of TestConsolidationAfterTheWorkloadHalves, memory-optimized nodes for pods that now fit
-// general-purpose ones, 1.23x the fractional optimum where this order ends at 1.15x.
-func sortForConsolidation(cs []*Candidate) {
+// general-purpose ones, 1.23x the fractional optimum where this order ends at 1.15x. A candidate
+// in stuck (single-node consolidation found no move for it, and its pods have not changed since)
+// goes in Karpenter's order: a poor-value node whose pods fit nowhere cheaper would otherwise
+// stay first in line and take its NodePool's share of the budget on every pass.
+func sortForConsolidation(cs []*Candidate, stuck map[string]time.Time) {
 	ratio := valueRatios(cs)
+	class := func(c *Candidate) int {
+		if at, ok := stuck[c.Name()]; ok && at.Equal(c.ConsolidatableAt) {
+			return 0
+		}
+		return valueClass(ratio[c])
+	}
 	slices.SortStableFunc(cs, func(a, b *Candidate) int {
-		return cmp.Or(cmp.Compare(valueClass(ratio[b]), valueClass(ratio[a])), cmp.Compare(a.DisruptionCost, b.DisruptionCost), cmp.Compare(a.Name(), b.Name()))
+		return cmp.Or(cmp.Compare(class(b), class(a)), cmp.Compare(a.DisruptionCost, b.DisruptionCost), cmp.Compare(a.Name(), b.Name()))
 	})
 }
 
@@ -70,7 +80,7 @@ func valueRatios(cs []*Candidate) map[*Candidate]float64 {
 // orderOf sorts the candidates for consolidation and says where the node named goes, and why.
 func orderOf(cands []*Candidate, node string) string {
 	ratio := valueRatios(cands)
-	sortForConsolidation(cands)
+	sortForConsolidation(cands, nil)
 	i := slices.IndexFunc(cands, func(c *Candidate) bool { return c.Name() == node })
 	if i < 0 {
 		return ""

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -66,9 +67,11 @@ func TestSortForConsolidation(t *testing.T) {
 	f := newValueFixture()
 	c, m, mLarge, r, web, batch, pods := f.c, f.m, f.mLarge, f.r, f.web, f.batch, f.pods
 	type node = valueNode
+	changed := time.Unix(1, 0) // a stuck record from before the node's pods changed
 	for _, tt := range []struct {
 		name  string
 		nodes []node
+		stuck map[string]time.Time
 		want  []string
 	}{
 		{"pods of 4 GiB a CPU: the compute and memory types first, each cheapest to disrupt first", []node{
@@ -77,32 +80,39 @@ func TestSortForConsolidation(t *testing.T) {
 			{"c-1", web, c, pods(1, "1", "4Gi")},
 			{"m-1", web, m, pods(1, "1", "4Gi")},
 			{"r-1", web, r, pods(1, "1", "4Gi")},
-		}, []string{"c-1", "r-1", "r-2", "m-1", "m-3"}},
+		}, nil, []string{"c-1", "r-1", "r-2", "m-1", "m-3"}},
+		{"a stuck node goes in Karpenter's order; one whose pods changed since keeps its value class", []node{
+			{"m-3", web, m, pods(3, "1", "4Gi")},
+			{"r-2", web, r, pods(2, "1", "4Gi")},
+			{"c-1", web, c, pods(1, "1", "4Gi")},
+			{"m-1", web, m, pods(1, "1", "4Gi")},
+			{"r-1", web, r, pods(1, "1", "4Gi")},
+		}, map[string]time.Time{"c-1": {}, "r-2": {}, "r-1": changed}, []string{"r-1", "c-1", "m-1", "r-2", "m-3"}},
 		{"pods of 8 GiB a CPU: the memory type is the best value, kept last", []node{
 			{"r-1", web, r, pods(1, "1", "8Gi")},
 			{"m-2", web, m, pods(2, "1", "8Gi")},
 			{"c-3", web, c, pods(3, "1", "8Gi")},
-		}, []string{"c-3", "m-2", "r-1"}},
+		}, nil, []string{"c-3", "m-2", "r-1"}},
 		{"sizes of one family are one class: Karpenter's order", []node{
 			{"m-large-1", web, mLarge, pods(1, "1", "4Gi")},
 			{"m-3", web, m, pods(3, "1", "4Gi")},
 			{"m-2", web, m, pods(2, "1", "4Gi")},
-		}, []string{"m-large-1", "m-2", "m-3"}},
+		}, nil, []string{"m-large-1", "m-2", "m-3"}},
 		{"no pods to move: Karpenter's order", []node{
 			{"r-b", web, r, nil},
 			{"m-a", web, m, nil},
 			{"c-c", web, c, nil},
-		}, []string{"c-c", "m-a", "r-b"}},
+		}, nil, []string{"c-c", "m-a", "r-b"}},
 		{"each NodePool is rated by its own pods", []node{
 			{"web-m", web, m, pods(2, "1", "1Gi")},
 			{"web-c", web, c, pods(2, "1", "1Gi")},
 			{"batch-r", batch, r, pods(2, "1", "8Gi")},
 			{"batch-m", batch, m, pods(1, "1", "8Gi")},
-		}, []string{"batch-m", "web-m", "batch-r", "web-c"}},
+		}, nil, []string{"batch-m", "web-m", "batch-r", "web-c"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cands := f.candidates(tt.nodes)
-			sortForConsolidation(cands)
+			sortForConsolidation(cands, tt.stuck)
 			got := make([]string, len(cands))
 			for i, cand := range cands {
 				got[i] = cand.Name()
