@@ -68,26 +68,22 @@ func TestSortForConsolidation(t *testing.T) {
 	c, m, mLarge, r, web, batch, pods := f.c, f.m, f.mLarge, f.r, f.web, f.batch, f.pods
 	type node = valueNode
 	changed := time.Unix(1, 0) // a stuck record from before the node's pods changed
+	// pods of 4 GiB a CPU on each family
+	balanced := []node{
+		{"m-3", web, m, pods(3, "1", "4Gi")},
+		{"r-2", web, r, pods(2, "1", "4Gi")},
+		{"c-1", web, c, pods(1, "1", "4Gi")},
+		{"m-1", web, m, pods(1, "1", "4Gi")},
+		{"r-1", web, r, pods(1, "1", "4Gi")},
+	}
 	for _, tt := range []struct {
 		name  string
 		nodes []node
 		stuck map[string]time.Time
 		want  []string
 	}{
-		{"pods of 4 GiB a CPU: the compute and memory types first, each cheapest to disrupt first", []node{
-			{"m-3", web, m, pods(3, "1", "4Gi")},
-			{"r-2", web, r, pods(2, "1", "4Gi")},
-			{"c-1", web, c, pods(1, "1", "4Gi")},
-			{"m-1", web, m, pods(1, "1", "4Gi")},
-			{"r-1", web, r, pods(1, "1", "4Gi")},
-		}, nil, []string{"c-1", "r-1", "r-2", "m-1", "m-3"}},
-		{"a stuck node goes in Karpenter's order; one whose pods changed since keeps its value class", []node{
-			{"m-3", web, m, pods(3, "1", "4Gi")},
-			{"r-2", web, r, pods(2, "1", "4Gi")},
-			{"c-1", web, c, pods(1, "1", "4Gi")},
-			{"m-1", web, m, pods(1, "1", "4Gi")},
-			{"r-1", web, r, pods(1, "1", "4Gi")},
-		}, map[string]time.Time{"c-1": {}, "r-2": {}, "r-1": changed}, []string{"r-1", "c-1", "m-1", "r-2", "m-3"}},
+		{"pods of 4 GiB a CPU: the compute and memory types first, each cheapest to disrupt first", balanced, nil, []string{"c-1", "r-1", "r-2", "m-1", "m-3"}},
+		{"a stuck node goes in Karpenter's order; one whose pods changed since keeps its value class", balanced, map[string]time.Time{"c-1": {}, "r-2": {}, "r-1": changed}, []string{"r-1", "c-1", "m-1", "r-2", "m-3"}},
 		{"pods of 8 GiB a CPU: the memory type is the best value, kept last", []node{
 			{"r-1", web, r, pods(1, "1", "8Gi")},
 			{"m-2", web, m, pods(2, "1", "8Gi")},
