@@ -117,10 +117,9 @@ func staticBlock(c *Candidate) *block {
 
 // underutilized lists the candidates consolidation may consider, and cuts two lists from them
 // within the budget for Underutilized: for multi-node consolidation in sortForConsolidation's
-// order, and for single-node consolidation in the same order save that the candidates it found
-// stuck go in Karpenter's, so that a poor-value node whose pods fit nowhere cheaper does not take
-// its NodePool's only slot on every pass. Multi-node consolidation keeps the value order: a stuck
-// node may still go with others onto one replacement. Candidates neither list holds are blocked.
+// order, and for single-node consolidation in the same order with the candidates it found stuck
+// last. Multi-node consolidation keeps them in place: a stuck node may still go with others onto
+// one replacement. Candidates neither list holds are blocked.
 func (p *pass) underutilized() (single, multi []*Candidate) {
 	var out []*Candidate
 	for _, c := range p.candidates {

@@ -20,21 +20,32 @@ const valueStep = 0.1
 // value). Karpenter's order alone removes the emptiest nodes whatever their type, so after a
 // workload shrinks the fleet keeps the types the old workload happened to need: in the halved
 // fleet of TestConsolidationAfterTheWorkloadHalves, memory-optimized nodes for pods that now fit
-// general-purpose ones, 1.23x the fractional optimum where this order ends at 1.15x. A candidate
-// in stuck (single-node consolidation found no move for it, and its pods have not changed since)
-// goes in Karpenter's order: a poor-value node whose pods fit nowhere cheaper would otherwise
-// stay first in line and take its NodePool's share of the budget on every pass.
+// general-purpose ones, 1.23x the fractional optimum where this order ends at 1.15x. The
+// candidates in stuck (single-node consolidation found no move for them, and their pods have not
+// changed since) go last: budgets let single-node consolidation consider only a NodePool's first
+// candidates, and a node that cannot move would otherwise take that place on every pass, where
+// Karpenter's single-node consolidation, which considers every candidate, moves on to the next.
 func sortForConsolidation(cs []*Candidate, stuck map[string]time.Time) {
 	ratio := valueRatios(cs)
-	class := func(c *Candidate) int {
-		if at, ok := stuck[c.Name()]; ok && at.Equal(c.ConsolidatableAt) {
-			return 0
-		}
-		return valueClass(ratio[c])
+	isStuck := func(c *Candidate) bool {
+		at, ok := stuck[c.Name()]
+		return ok && at.Equal(c.ConsolidatableAt)
 	}
 	slices.SortStableFunc(cs, func(a, b *Candidate) int {
-		return cmp.Or(cmp.Compare(class(b), class(a)), cmp.Compare(a.DisruptionCost, b.DisruptionCost), cmp.Compare(a.Name(), b.Name()))
+		return cmp.Or(compareBool(isStuck(a), isStuck(b)), cmp.Compare(valueClass(ratio[b]), valueClass(ratio[a])),
+			cmp.Compare(a.DisruptionCost, b.DisruptionCost), cmp.Compare(a.Name(), b.Name()))
 	})
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // valueClass is a value ratio's class: 0 within valueStep of the best, 1 within twice that...

@@ -83,7 +83,7 @@ func TestSortForConsolidation(t *testing.T) {
 		want  []string
 	}{
 		{"pods of 4 GiB a CPU: the compute and memory types first, each cheapest to disrupt first", balanced, nil, []string{"c-1", "r-1", "r-2", "m-1", "m-3"}},
-		{"a stuck node goes in Karpenter's order; one whose pods changed since keeps its value class", balanced, map[string]time.Time{"c-1": {}, "r-2": {}, "r-1": changed}, []string{"r-1", "c-1", "m-1", "r-2", "m-3"}},
+		{"stuck nodes go last; one whose pods changed since is not stuck", balanced, map[string]time.Time{"c-1": {}, "r-2": {}, "r-1": changed}, []string{"r-1", "m-1", "m-3", "c-1", "r-2"}},
 		{"pods of 8 GiB a CPU: the memory type is the best value, kept last", []node{
 			{"r-1", web, r, pods(1, "1", "8Gi")},
 			{"m-2", web, m, pods(2, "1", "8Gi")},
