@@ -89,14 +89,6 @@ func TestSimulateOneNode(t *testing.T) {
 	h.Advance(time.Minute, time.Second)
 	h.Scale("big", 0)
 	h.Advance(time.Minute, time.Second)
-	nodeOf := func(deployment string) string {
-		t.Helper()
-		ps := h.PodsOf(deployment)
-		if len(ps) == 0 || ps[0].Spec.NodeName == "" {
-			t.Fatalf("%s is not running", deployment)
-		}
-		return ps[0].Spec.NodeName
-	}
 	before := len(h.API.NodeClaims())
 	opts := autoscaler.DefaultOptions().Disruption
 	for _, tc := range []struct {
@@ -104,8 +96,8 @@ func TestSimulateOneNode(t *testing.T) {
 		reason             journal.Reason
 		order              string
 	}{
-		{name: "a pod annotated do-not-disrupt blocks it", node: nodeOf("pinned"), reason: disruption.BlockedDoNotDisrupt},
-		{name: "the node left with a small pod is replaced by a cheaper one, consolidateAfter aside", node: nodeOf("small"),
+		{name: "a pod annotated do-not-disrupt blocks it", node: h.nodeOf(t, "pinned"), reason: disruption.BlockedDoNotDisrupt},
+		{name: "the node left with a small pod is replaced by a cheaper one, consolidateAfter aside", node: h.nodeOf(t, "small"),
 			method: disruption.MethodSingleNode,
 			// the only candidate: the pinned node is none
 			order: "1 of 1 candidates: its type is among the NodePool's best value for its pods: Karpenter's order, cheapest to disrupt first"},
@@ -131,7 +123,7 @@ func TestSimulateOneNode(t *testing.T) {
 	if after := len(h.API.NodeClaims()); after != before || len(h.decisions(false)) != 0 {
 		t.Errorf("simulating changed the cluster: %d nodeclaims before, %d after, %d decisions", before, after, len(h.decisions(false)))
 	}
-	emptied := nodeOf("small")
+	emptied := h.nodeOf(t, "small")
 	h.Scale("small", 0)
 	h.Advance(time.Minute, time.Second) // consolidateAfter (an hour) keeps the empty node
 	sim, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), emptied, opts, h.Now())

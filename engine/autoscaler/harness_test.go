@@ -146,6 +146,16 @@ func (h *harness) managedNodes() []*state.Node {
 	return out
 }
 
+// nodeOf is the node the first pod of a Deployment runs on.
+func (h *harness) nodeOf(t *testing.T, deployment string) string {
+	t.Helper()
+	ps := h.PodsOf(deployment)
+	if len(ps) == 0 || ps[0].Spec.NodeName == "" {
+		t.Fatalf("%s is not running", deployment)
+	}
+	return ps[0].Spec.NodeName
+}
+
 // consolidateAfter sets a NodePool's consolidateAfter.
 func consolidateAfter(d time.Duration) enginetest.NodePoolOption {
 	return func(np *karpv1.NodePool) { np.Spec.Disruption.ConsolidateAfter = karpv1.NewNillableDuration(d) }

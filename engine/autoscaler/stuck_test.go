@@ -23,15 +23,7 @@ func TestStuckNodeDoesNotHoldTheBudget(t *testing.T) {
 	h.Advance(time.Minute, time.Second)
 	h.Deployment("web", 8, enginetest.Resources("1500m", "5Gi"))
 	h.Advance(time.Minute, time.Second)
-	nodeOf := func(deployment string) string {
-		t.Helper()
-		ps := h.PodsOf(deployment)
-		if len(ps) == 0 || ps[0].Spec.NodeName == "" {
-			t.Fatalf("%s is not running", deployment)
-		}
-		return ps[0].Spec.NodeName
-	}
-	pinned, web := nodeOf("pinned"), nodeOf("web")
+	pinned, web := h.nodeOf(t, "pinned"), h.nodeOf(t, "web")
 	if pinned == web {
 		t.Fatalf("both deployments run on node %s, want a node each", web)
 	}
