@@ -140,11 +140,16 @@ func (p *pass) underutilized() (single, multi []*Candidate) {
 	}
 	p.eligible(MethodSingleNode, len(out))
 	reason := karpv1.DisruptionReasonUnderutilized
-	sortForConsolidation(out, nil)
+	ratio := valueRatios(out)
+	sortForConsolidation(out, ratio, nil)
 	multi, _ = p.budgetCut(out, reason)
-	sortForConsolidation(out, p.stuck)
+	inMulti := make(map[*Candidate]bool, len(multi))
+	for _, c := range multi {
+		inMulti[c] = true
+	}
+	sortForConsolidation(out, ratio, p.stuck)
 	single, over := p.budgetCut(out, reason)
-	p.blockOverBudget(slices.DeleteFunc(over, func(c *Candidate) bool { return slices.Contains(multi, c) }), reason)
+	p.blockOverBudget(slices.DeleteFunc(over, func(c *Candidate) bool { return inMulti[c] }), reason)
 	return single, multi
 }
 

@@ -25,8 +25,8 @@ const valueStep = 0.1
 // changed since) go last: budgets let single-node consolidation consider only a NodePool's first
 // candidates, and a node that cannot move would otherwise take that place on every pass, where
 // Karpenter's single-node consolidation, which considers every candidate, moves on to the next.
-func sortForConsolidation(cs []*Candidate, stuck map[string]time.Time) {
-	ratio := valueRatios(cs)
+// ratio is valueRatios of cs, which the caller computes once for both of its orders.
+func sortForConsolidation(cs []*Candidate, ratio map[*Candidate]float64, stuck map[string]time.Time) {
 	isStuck := func(c *Candidate) bool {
 		at, ok := stuck[c.Name()]
 		return ok && at.Equal(c.ConsolidatableAt)
@@ -91,7 +91,7 @@ func valueRatios(cs []*Candidate) map[*Candidate]float64 {
 // orderOf sorts the candidates for consolidation and says where the node named goes, and why.
 func orderOf(cands []*Candidate, node string) string {
 	ratio := valueRatios(cands)
-	sortForConsolidation(cands, nil)
+	sortForConsolidation(cands, ratio, nil)
 	i := slices.IndexFunc(cands, func(c *Candidate) bool { return c.Name() == node })
 	if i < 0 {
 		return ""

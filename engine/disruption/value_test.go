@@ -108,7 +108,7 @@ func TestSortForConsolidation(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cands := f.candidates(tt.nodes)
-			sortForConsolidation(cands, tt.stuck)
+			sortForConsolidation(cands, valueRatios(cands), tt.stuck)
 			got := make([]string, len(cands))
 			for i, cand := range cands {
 				got[i] = cand.Name()
