@@ -14,6 +14,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cost"
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/journal"
 	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -126,7 +127,8 @@ func benchmarkPass(b *testing.B, h *harness) {
 // replacement at most) and with split replacements from a 10% saving. Consolidation moves pods
 // only where they fit, one command at a time, so it cannot repack the fleet as a fresh plan does;
 // it must come within 20% of the fractional optimum (Karpenter's order of candidates, cheapest to
-// disrupt first, ends at 1.23x: it keeps the memory-optimized nodes the full workload needed).
+// disrupt first, ends at 1.23x: it keeps the memory-optimized nodes the full workload needed),
+// and no pod it moves may be left pending (a move the scheduler undoes repeats every pass).
 func TestConsolidationAfterTheWorkloadHalves(t *testing.T) {
 	for _, mode := range []struct {
 		name        string
@@ -136,6 +138,7 @@ func TestConsolidationAfterTheWorkloadHalves(t *testing.T) {
 			h := fleet(t)
 			halve(h)
 			nodesBefore, costBefore := h.managedCount(), h.HourlyCost()
+			halved := h.Clock.Now()
 			h.start(func(o *autoscaler.Options) { o.Disruption.SplitSaving = mode.splitSaving })
 			for range 12 {
 				decided := len(h.decisions(false))
@@ -167,6 +170,13 @@ func TestConsolidationAfterTheWorkloadHalves(t *testing.T) {
 			}
 			t.Logf("%s: %d nodes at $%.2f/h -> %d nodes at $%.2f/h after %d decisions (%d splits): x%.3f a fresh plan ($%.2f/h), x%.3f the fractional optimum ($%.2f/h), x%.3f issue 2's bound ($%.2f/h)",
 				mode.name, nodesBefore, costBefore, h.managedCount(), final, len(h.decisions(false)), splits, final/fresh, fresh, final/optimum, optimum, final/lower, lower)
+			// Every pod a move displaces must find room where kube-scheduler puts it: a pod left
+			// pending would buy a node and undo the saving, and the next pass would try again.
+			for _, e := range h.entries(journal.KindProvisioning) {
+				if e.Reason == journal.ReasonNodeClaimsComputed && e.Time.After(halved) {
+					t.Errorf("%s: consolidation left pods pending: %s", e.Time.Sub(halved), e.Message)
+				}
+			}
 			if final/optimum > 1.2 {
 				t.Errorf("the consolidated fleet costs %.3f x the fractional optimum, want at most 1.2", final/optimum)
 			}

@@ -177,6 +177,9 @@ func (s *simulator) place(cands []*Candidate) ([]*scheduling.NodeClaim, *block) 
 			replacements = append(replacements, nc)
 		}
 	}
+	if p := spreads(nodes, results, replacements, moving); p != nil {
+		return nil, spreadBlock(p)
+	}
 	return replacements, nil
 }
 

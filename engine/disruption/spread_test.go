@@ -1,0 +1,106 @@
+package disruption
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
+)
+
+func TestSpreads(t *testing.T) {
+	cpu := func(m int64) corev1.ResourceList {
+		return corev1.ResourceList{corev1.ResourceCPU: *resource.NewMilliQuantity(m, resource.DecimalSI),
+			corev1.ResourceMemory: resource.MustParse("64Mi")}
+	}
+	pod := func(name string, m int64) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Resources: corev1.ResourceRequirements{Requests: cpu(m)}}}}}
+	}
+	// node is an 8-CPU node with free millicores left free.
+	node := func(name string, free int64, taints ...corev1.Taint) scheduling.ExistingNode {
+		alloc := cpu(8000)
+		alloc[corev1.ResourceMemory] = resource.MustParse("32Gi")
+		return scheduling.ExistingNode{Name: name, Allocatable: alloc, Requested: cpu(8000 - free), Taints: taints}
+	}
+	replacement := func(m int64, ps ...*corev1.Pod) *scheduling.NodeClaim {
+		capacity := cpu(m)
+		capacity[corev1.ResourceMemory] = resource.MustParse("16Gi")
+		return &scheduling.NodeClaim{Hostname: "replacement", InstanceType: &cloudprovider.InstanceType{Capacity: capacity}, Pods: ps}
+	}
+	big, small1, small2 := pod("big", 2000), pod("small-1", 500), pod("small-2", 500)
+	pinned := pod("pinned", 2000)
+	pinned.Spec.NodeSelector = map[string]string{"topology.kubernetes.io/zone": "us-east-1a"}
+	gpuTaint := corev1.Taint{Key: "nvidia.com/gpu", Effect: corev1.TaintEffectNoSchedule}
+	for _, tc := range []struct {
+		name         string
+		nodes        []scheduling.ExistingNode
+		placed       map[string][]*corev1.Pod // where the simulation put the moving pods on existing nodes
+		replacements []*scheduling.NodeClaim
+		want         *corev1.Pod
+	}{{
+		// The simulation puts the large pod in a's gap and the small ones on b; kube-scheduler
+		// puts the small ones on a, the emptiest, first.
+		name:   "the small pods take the one gap the large pod fits",
+		nodes:  []scheduling.ExistingNode{node("a", 2000), node("b", 1000)},
+		placed: map[string][]*corev1.Pod{"a": {big}, "b": {small1, small2}},
+		want:   big,
+	}, {
+		name:   "the gap holds them all",
+		nodes:  []scheduling.ExistingNode{node("a", 3000), node("b", 1000)},
+		placed: map[string][]*corev1.Pod{"a": {big}, "b": {small1, small2}},
+	}, {
+		name:         "the replacement, emptiest, takes the small pods and still holds the large one",
+		nodes:        []scheduling.ExistingNode{node("a", 1000)},
+		placed:       map[string][]*corev1.Pod{"a": {small1, small2}},
+		replacements: []*scheduling.NodeClaim{replacement(4000, big)},
+	}, {
+		name:         "the replacement, emptiest, takes the small pods and has no room left for the large one",
+		nodes:        []scheduling.ExistingNode{node("a", 1000)},
+		placed:       map[string][]*corev1.Pod{"a": {small1, small2}},
+		replacements: []*scheduling.NodeClaim{replacement(2500, big)},
+		want:         big,
+	}, {
+		name:   "a pod that asks for a label goes where the simulation put it",
+		nodes:  []scheduling.ExistingNode{node("a", 2000), node("b", 1000)},
+		placed: map[string][]*corev1.Pod{"a": {pinned}, "b": {small1, small2}},
+	}, {
+		name:   "a node whose taint the pod does not tolerate takes none",
+		nodes:  []scheduling.ExistingNode{node("a", 8000, gpuTaint), node("b", 1500)},
+		placed: map[string][]*corev1.Pod{"b": {big}},
+		want:   big,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			moving := map[*corev1.Pod]bool{}
+			results := &scheduling.Results{}
+			for _, n := range tc.nodes {
+				if ps := tc.placed[n.Name]; len(ps) > 0 {
+					results.ExistingNodes = append(results.ExistingNodes, &scheduling.ExistingNodeResult{Name: n.Name, Pods: ps})
+				}
+			}
+			for _, en := range results.ExistingNodes {
+				for _, p := range en.Pods {
+					moving[p] = true
+				}
+			}
+			for _, r := range tc.replacements {
+				for _, p := range r.Pods {
+					moving[p] = true
+				}
+			}
+			if got := spreads(tc.nodes, results, tc.replacements, moving); got != tc.want {
+				t.Errorf("left pending: %v, want %v", podName(got), podName(tc.want))
+			}
+		})
+	}
+}
+
+func podName(p *corev1.Pod) string {
+	if p == nil {
+		return "none"
+	}
+	return p.Name
+}
