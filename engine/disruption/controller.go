@@ -76,6 +76,9 @@ type Controller struct {
 	told map[types.UID]bool
 	// stuck carries pass.stuck from one pass to the next.
 	stuck map[string]time.Time
+	// settled spares passes over an unchanged cluster the simulations of the last that found
+	// no consolidation move (pass.settled).
+	settled *settled
 }
 
 type inflight struct {
@@ -132,8 +135,15 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		return c.execute(ctx, fresh, now)
 	}
 	p := c.newPass(snap, cat, now)
+	p.settled = c.settled
 	cmd := p.decide()
 	c.stuck = p.stuck
+	switch {
+	case cmd != nil:
+		c.settled = nil
+	case !p.skipped:
+		c.settled = p.settle()
+	}
 	for _, m := range p.measures {
 		c.journal.Measure(m)
 	}

@@ -2,6 +2,7 @@ package disruption
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -29,6 +30,12 @@ type pass struct {
 	// ConsolidatableAt then (it changes with their pods): from earlier passes, and updated by
 	// this one's single-node consolidation.
 	stuck map[string]time.Time
+	// forSingle and forMulti are the candidates single-node and multi-node consolidation
+	// considered; settled is what the last pass that found no move saw, and skipped says this
+	// pass found the cluster as it was then and simulated nothing.
+	forSingle, forMulti []*Candidate
+	settled             *settled
+	skipped             bool
 }
 
 // timed runs a disruption method and measures how long it took.
@@ -188,16 +195,22 @@ func (p *pass) decide() *Command {
 	if cmd := p.timed(MethodDrift, p.drift); cmd != nil {
 		return cmd
 	}
-	var cands []*Candidate
 	var singles map[*Candidate]*Command
 	single := p.timed(MethodSingleNode, func() *Command {
 		var first *Command
-		var forSingle []*Candidate
-		forSingle, cands = p.underutilized()
-		singles, first = p.singleNode(forSingle)
+		p.forSingle, p.forMulti = p.underutilized()
+		if p.settled.holds(p.sim.snap, catalogKey(p.sim.cat), p.now, p.forSingle, p.forMulti) {
+			maps.Copy(p.blocks, p.settled.blocks)
+			p.skipped = true
+			return nil
+		}
+		singles, first = p.singleNode(p.forSingle)
 		return first
 	})
-	if cmd := p.timed(MethodMultiNode, func() *Command { return p.multiNode(cands, singles) }); cmd != nil {
+	if p.skipped {
+		return nil
+	}
+	if cmd := p.timed(MethodMultiNode, func() *Command { return p.multiNode(p.forMulti, singles) }); cmd != nil {
 		return cmd
 	}
 	return single

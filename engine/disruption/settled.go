@@ -1,0 +1,77 @@
+package disruption
+
+import (
+	"hash/maphash"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/nodepilot/nodepilot/engine/provisioning"
+
+	"github.com/nodepilot/nodepilot/engine/state"
+)
+
+// settledFor is how long a pass's finding that no consolidation move pays stands while neither
+// the cluster nor the instance types change: Karpenter's five minutes, for what neither shows.
+const settledFor = 5 * time.Minute
+
+// settled is what a pass that found no consolidation move saw. As Karpenter's consolidation
+// state, it spares the next passes the same simulations while nothing changed: on a large fleet
+// with nothing to consolidate, each would take a second or more, every ten seconds. Unlike
+// Karpenter's, it also sees prices and offerings change (capacity found again, say) at once.
+type settled struct {
+	version       uint64 // the cluster state's: it changes with any object the state watches
+	catalog       uint64 // catalogKey of the instance types
+	at            time.Time
+	single, multi []string // the candidates, in order, single-node and multi-node considered
+	blocks        map[string]*block
+}
+
+// holds reports whether a pass over snap at now, with these candidates (what changes with time
+// alone, consolidateAfter and budgets, changes them), would find what s found.
+func (s *settled) holds(snap *state.Snapshot, catalog uint64, now time.Time, single, multi []*Candidate) bool {
+	return s != nil && s.version == snap.Version && s.catalog == catalog && now.Sub(s.at) < settledFor &&
+		slices.Equal(s.single, candidateNames(single)) && slices.Equal(s.multi, candidateNames(multi))
+}
+
+// settle records what a pass that found no consolidation move saw, and why it did not move each
+// candidate it simulated.
+func (p *pass) settle() *settled {
+	s := &settled{version: p.sim.snap.Version, catalog: catalogKey(p.sim.cat), at: p.now, single: candidateNames(p.forSingle), multi: candidateNames(p.forMulti), blocks: map[string]*block{}}
+	for _, name := range append(slices.Clone(s.single), s.multi...) {
+		if b, ok := p.blocks[name]; ok {
+			s.blocks[name] = b
+		}
+	}
+	return s
+}
+
+// catalogKey sums up what the NodePools' instance types offer, at what price and whether
+// available, in one number that changes when any of it does.
+func catalogKey(cat *provisioning.Catalog) uint64 {
+	var h maphash.Hash
+	h.SetSeed(catalogSeed)
+	for _, name := range slices.Sorted(maps.Keys(cat.Pools)) {
+		h.WriteString(name)
+		for _, it := range cat.Pools[name].Types {
+			h.WriteString(it.Name)
+			for _, o := range it.Offerings {
+				h.WriteString(o.Zone)
+				h.WriteString(o.CapacityType)
+				maphash.WriteComparable(&h, o.Price)
+				maphash.WriteComparable(&h, o.Available)
+			}
+		}
+	}
+	return h.Sum64()
+}
+
+var catalogSeed = maphash.MakeSeed()
+
+func candidateNames(cs []*Candidate) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name()
+	}
+	return out
+}
