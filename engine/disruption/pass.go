@@ -199,7 +199,7 @@ func (p *pass) decide() *Command {
 	single := p.timed(MethodSingleNode, func() *Command {
 		var first *Command
 		p.forSingle, p.forMulti = p.underutilized()
-		if p.settled.holds(p.sim.snap, catalogKey(p.sim.cat), p.now, p.forSingle, p.forMulti) {
+		if p.settled.holds(p.sim.snap, p.sim.cat, p.now, p.forSingle, p.forMulti) {
 			maps.Copy(p.blocks, p.settled.blocks)
 			p.skipped = true
 			return nil

@@ -28,10 +28,12 @@ type settled struct {
 }
 
 // holds reports whether a pass over snap at now, with these candidates (what changes with time
-// alone, consolidateAfter and budgets, changes them), would find what s found.
-func (s *settled) holds(snap *state.Snapshot, catalog uint64, now time.Time, single, multi []*Candidate) bool {
-	return s != nil && s.version == snap.Version && s.catalog == catalog && now.Sub(s.at) < settledFor &&
-		slices.Equal(s.single, candidateNames(single)) && slices.Equal(s.multi, candidateNames(multi))
+// alone, consolidateAfter and budgets, changes them), would find what s found. The offerings are
+// hashed last, once everything cheaper matched.
+func (s *settled) holds(snap *state.Snapshot, cat *provisioning.Catalog, now time.Time, single, multi []*Candidate) bool {
+	return s != nil && s.version == snap.Version && now.Sub(s.at) < settledFor &&
+		slices.Equal(s.single, candidateNames(single)) && slices.Equal(s.multi, candidateNames(multi)) &&
+		s.catalog == catalogKey(cat)
 }
 
 // settle records what a pass that found no consolidation move saw, and why it did not move each
