@@ -34,8 +34,9 @@ const (
 
 // API is an in-memory Kubernetes API server for pods, nodes, NodePools, NodeClaims,
 // EC2NodeClasses, PodDisruptionBudgets and DaemonSets. It implements state.APIWriter with the
-// semantics the engine relies on, and feeds a state.Cluster synchronously, in order, as
-// informers would: every stored change calls the matching Update or Delete of the cluster.
+// semantics the engine relies on, and feeds a state.Cluster in order, as informers would: every
+// stored change calls the matching Update or Delete of the cluster, at once or, after
+// SetWatchLag, late.
 //
 // Like the real API server it bumps resource versions, honours generateName, keeps objects
 // with finalizers until the last one is removed after deletion started, separates status from
@@ -74,6 +75,11 @@ type API struct {
 	pdbs        *table[*policyv1.PodDisruptionBudget]
 	daemonSets  *table[*appsv1.DaemonSet]
 
+	// watchLag, round and held are SetWatchLag's: the changes the cluster state has not heard
+	// of yet.
+	watchLag, round uint64
+	held            []heldEvent
+
 	events    []Event
 	evictions []Eviction
 	// scales holds the replicas of pod controllers, by UID, for budgets.
@@ -81,6 +87,45 @@ type API struct {
 }
 
 var _ state.APIWriter = (*API)(nil)
+
+// heldEvent is a change the cluster state has not heard of yet, and the round it was stored in.
+type heldEvent struct {
+	round   uint64
+	deliver func()
+}
+
+// SetWatchLag makes the cluster state hear of each change only rounds rounds of Env.Settle
+// after the round that stored it, in the order the changes were stored: the loops that run in
+// between see the state as it was, as after a write whose watch event has not arrived yet.
+func (a *API) SetWatchLag(rounds int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.watchLag = uint64(rounds)
+}
+
+// tell passes a stored change on to the cluster state, at once or, under a watch lag, later;
+// the caller holds the lock.
+func (a *API) tell(deliver func()) {
+	if a.watchLag == 0 && len(a.held) == 0 {
+		deliver()
+		return
+	}
+	a.held = append(a.held, heldEvent{round: a.round, deliver: deliver})
+}
+
+// deliverDue starts a round of Env.Settle: it passes the held changes that are due on to the
+// cluster state, in order, and reports whether any change is still held or was just delivered.
+func (a *API) deliverDue() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.round++
+	n := 0
+	for ; n < len(a.held) && a.round-a.held[n].round >= a.watchLag; n++ {
+		a.held[n].deliver()
+	}
+	a.held = a.held[n:]
+	return n > 0 || len(a.held) > 0
+}
 
 // NewAPI returns an empty API server that feeds cluster, and marks every kind of cluster
 // synced (the informers' initial lists were empty).

@@ -108,16 +108,19 @@ func (e *Env) Advance(total, tick time.Duration) {
 	}
 }
 
-// Settle runs rounds of the cloud, the kubelets, the controllers, the scheduler and the added
-// reconcilers, without moving the clock, until a round changes nothing. A world that never
-// settles (more than 100 rounds at one instant) fails the test, naming what kept changing:
-// something writes on every pass.
+// Settle runs rounds of the watch (the changes SetWatchLag held that are due), the cloud, the
+// kubelets, the controllers, the scheduler and the added reconcilers, without moving the clock,
+// until a round changes nothing. A world that never settles (more than 100 rounds at one
+// instant) fails the test, naming what kept changing: something writes on every pass.
 func (e *Env) Settle() {
 	e.T.Helper()
 	ctx := e.T.Context()
 	var changers []string
 	for range maxRounds {
 		changers = changers[:0]
+		if e.API.deliverDue() {
+			changers = append(changers, "the watch")
+		}
 		for _, step := range []struct {
 			name string
 			run  func(context.Context) (bool, error)

@@ -189,7 +189,8 @@ func put[T object](a *API, t *table[T], obj T) T {
 	obj.SetResourceVersion(strconv.FormatUint(a.version, 10))
 	t.items[keyOf(obj)] = obj
 	t.sorted = nil
-	t.stored(t.clone(obj))
+	stored := t.clone(obj)
+	a.tell(func() { t.stored(stored) })
 	return t.clone(obj)
 }
 
@@ -202,7 +203,7 @@ func remove[T object](a *API, t *table[T], obj T) {
 	a.version++
 	delete(t.items, key)
 	t.sorted = nil
-	t.removed(obj)
+	a.tell(func() { t.removed(obj) })
 }
 
 // markDeleted starts an object's deletion: removed at once without finalizers, otherwise given

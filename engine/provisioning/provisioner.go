@@ -160,7 +160,9 @@ func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.
 	entry.Message = fmt.Sprintf("created nodeclaim %s for %d pods: %d instance types from %s at $%.4f/h (%s in %s)", created.Name,
 		len(nc.Pods), len(nc.InstanceTypes), nc.InstanceType.Name, nc.PricePerHour(), nc.Offering.CapacityType, nc.Offering.Zone)
 	p.journal.Record(entry)
-	// Count on the new NodeClaim for its pods until it registers, as on any in-flight capacity.
+	// Count on the new NodeClaim for its pods until it registers, as on any in-flight capacity,
+	// from now: the next pass may come before its watch event.
+	p.cluster.Expect(created)
 	p.cluster.Nominate(created.Name, p.clock.Now().Add(p.opts.NominationTTL))
 	return created.Name, nil
 }
