@@ -129,23 +129,26 @@ func budgetLimit(t *testing.T, np *karpv1.NodePool, reason karpv1.DisruptionReas
 
 // TestRandomizedRunKeepsInvariants runs a random workload for 90 minutes, in Karpenter's mode,
 // and with split replacements allowed from a 10% saving on catalog types whose sizes above large
-// are priced half as dear again per CPU (so that splits happen).
+// are priced half as dear again per CPU (so that splits happen); in two runs the cluster state
+// hears of each change two rounds late, as informers do.
 func TestRandomizedRunKeepsInvariants(t *testing.T) {
 	split := func(o *autoscaler.Options) { o.Disruption.SplitSaving = 0.1 }
 	splits := 0
 	for _, run := range []struct {
-		seed  int64
-		split bool
-	}{{1, false}, {2, false}, {3, false}, {1, true}, {2, true}, {3, true}} {
+		seed     int64
+		split    bool
+		watchLag int
+	}{{1, false, 0}, {2, false, 0}, {3, false, 0}, {1, true, 0}, {2, true, 0}, {3, true, 0}, {4, false, 2}, {4, true, 2}} {
 		seed := run.seed
 		opts := []harnessOption{spotToSpot}
-		t.Run(fmt.Sprintf("seed %d, split %t", seed, run.split), func(t *testing.T) {
+		t.Run(fmt.Sprintf("seed %d, split %t, watch lag %d", seed, run.split, run.watchLag), func(t *testing.T) {
 			var envOpts []enginetest.Option
 			if run.split {
 				opts = append(opts, split)
 				envOpts = append(envOpts, enginetest.WithInstanceTypes(dearerLargeSizes(t)))
 			}
 			h := newHarnessWith(t, envOpts, opts...)
+			h.API.SetWatchLag(run.watchLag)
 			checker := &decisionChecker{t: t, cluster: h.Cluster}
 			h.journal = journal.New(100000, checker, journal.EventSink{Recorder: h.API})
 			h.stop()
