@@ -20,7 +20,7 @@ const settledFor = 5 * time.Minute
 // with nothing to consolidate, each would take a second or more, every ten seconds. Unlike
 // Karpenter's, it also sees prices and offerings change (capacity found again, say) at once.
 type settled struct {
-	version       uint64 // the cluster state's: it changes with any object the state watches
+	version       uint64 // the cluster state's ConsolidationVersion
 	catalog       uint64 // catalogKey of the instance types
 	at            time.Time
 	single, multi []string // the candidates, in order, single-node and multi-node considered
@@ -31,7 +31,7 @@ type settled struct {
 // alone, consolidateAfter and budgets, changes them), would find what s found. The offerings are
 // hashed last, once everything cheaper matched.
 func (s *settled) holds(snap *state.Snapshot, cat *provisioning.Catalog, now time.Time, single, multi []*Candidate) bool {
-	return s != nil && s.version == snap.Version && now.Sub(s.at) < settledFor &&
+	return s != nil && s.version == snap.ConsolidationVersion && now.Sub(s.at) < settledFor &&
 		slices.Equal(s.single, candidateNames(single)) && slices.Equal(s.multi, candidateNames(multi)) &&
 		s.catalog == catalogKey(cat)
 }
@@ -39,7 +39,7 @@ func (s *settled) holds(snap *state.Snapshot, cat *provisioning.Catalog, now tim
 // settle records what a pass that found no consolidation move saw, and why it did not move each
 // candidate it simulated.
 func (p *pass) settle() *settled {
-	s := &settled{version: p.sim.snap.Version, catalog: catalogKey(p.sim.cat), at: p.now, single: candidateNames(p.forSingle), multi: candidateNames(p.forMulti), blocks: map[string]*block{}}
+	s := &settled{version: p.sim.snap.ConsolidationVersion, catalog: catalogKey(p.sim.cat), at: p.now, single: candidateNames(p.forSingle), multi: candidateNames(p.forMulti), blocks: map[string]*block{}}
 	for _, name := range append(slices.Clone(s.single), s.multi...) {
 		if b, ok := p.blocks[name]; ok {
 			s.blocks[name] = b

@@ -69,6 +69,9 @@ type Cluster struct {
 	// unwatched says, per kind the identity may not read, why it is not watched.
 	unwatched map[string]string
 	version   uint64
+	// consolidation is Snapshot.ConsolidationVersion: it counts the changes but pod and node
+	// updates that leave all a consolidation decision reads as it was.
+	consolidation uint64
 	// last is the latest snapshot built, shared until the version changes.
 	last atomic.Pointer[Snapshot]
 	// provisioning counts the changes that may need new capacity: a pod becoming or staying
@@ -108,8 +111,14 @@ func (c *Cluster) Subscribe() <-chan struct{} {
 	return ch
 }
 
-// changed bumps the version and wakes subscribers; the caller holds the lock.
+// changed bumps the versions and wakes subscribers; the caller holds the lock.
 func (c *Cluster) changed() {
+	c.consolidation++
+	c.refreshed()
+}
+
+// refreshed is changed for an update consolidation cannot see: it leaves ConsolidationVersion.
+func (c *Cluster) refreshed() {
 	c.version++
 	for _, ch := range c.subs {
 		select {
@@ -174,6 +183,10 @@ func (c *Cluster) UpdatePod(p *corev1.Pod) {
 	if pods.IsProvisionable(p) {
 		c.provisioning++
 	}
+	if old != nil && !podChangeMatters(old, p) {
+		c.refreshed()
+		return
+	}
 	c.changed()
 }
 
@@ -227,7 +240,17 @@ func (c *Cluster) podMoved(node string) {
 }
 
 // UpdateNode stores a node.
-func (c *Cluster) UpdateNode(n *corev1.Node) { update(c, c.nodes, n.Name, n) }
+func (c *Cluster) UpdateNode(n *corev1.Node) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.nodes[n.Name]
+	c.nodes[n.Name] = n
+	if old != nil && !nodeChangeMatters(old, n) {
+		c.refreshed()
+		return
+	}
+	c.changed()
+}
 
 // DeleteNode forgets a node.
 func (c *Cluster) DeleteNode(name string) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -164,6 +165,72 @@ func TestSnapshotSharedUntilChange(t *testing.T) {
 		tc.change()
 		if after := c.Snapshot(); after.Version == before.Version || !tc.seen(after) {
 			t.Errorf("%s: the snapshot after it does not show it (version %d, before %d)", tc.name, after.Version, before.Version)
+		}
+	}
+}
+
+// TestConsolidationVersion: a change a consolidation decision reads moves ConsolidationVersion;
+// the status updates a busy cluster makes all the time move only Version. Each change is made
+// to the objects as the one before left them.
+func TestConsolidationVersion(t *testing.T) {
+	clk := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	c := NewCluster(clk)
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Labels: map[string]string{"zone": "a"}},
+		Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}}}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "p"}, Spec: corev1.PodSpec{NodeName: "n1"},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning}}
+	c.UpdateNode(node)
+	c.UpdatePod(pod)
+	podChange := func(change func(*corev1.Pod)) func() {
+		return func() {
+			pod = pod.DeepCopy()
+			change(pod)
+			c.UpdatePod(pod)
+		}
+	}
+	nodeChange := func(change func(*corev1.Node)) func() {
+		return func() {
+			node = node.DeepCopy()
+			change(node)
+			c.UpdateNode(node)
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		change  func()
+		matters bool
+	}{
+		{"a container restarted", podChange(func(p *corev1.Pod) {
+			p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "app", RestartCount: 3}}
+			p.Status.PodIP = "10.0.0.7"
+		}), false},
+		{"a node's heartbeat", nodeChange(func(n *corev1.Node) {
+			n.Status.Conditions[0].LastHeartbeatTime = metav1.NewTime(clk.Now().Add(time.Minute))
+			n.Status.Images = []corev1.ContainerImage{{Names: []string{"pause"}}}
+		}), false},
+		{"a pod's do-not-disrupt annotation", podChange(func(p *corev1.Pod) {
+			p.Annotations = map[string]string{karpv1.DoNotDisruptAnnotationKey: "true"}
+		}), true},
+		{"a pod resized in place", podChange(func(p *corev1.Pod) { p.Spec.Containers = []corev1.Container{{Name: "app"}} }), true},
+		{"a pod finished", podChange(func(p *corev1.Pod) { p.Status.Phase = corev1.PodSucceeded }), true},
+		{"a node tainted", nodeChange(func(n *corev1.Node) {
+			n.Spec.Taints = []corev1.Taint{{Key: "k", Effect: corev1.TaintEffectNoSchedule}}
+		}), true},
+		{"a node's allocatable", nodeChange(func(n *corev1.Node) {
+			n.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+		}), true},
+		{"a node not ready", nodeChange(func(n *corev1.Node) { n.Status.Conditions[0].Status = corev1.ConditionFalse }), true},
+		{"a new pod", func() { c.UpdatePod(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "q"}}) }, true},
+		{"a nomination", func() { c.Nominate("n1", clk.Now().Add(time.Minute)) }, true},
+	} {
+		before := c.Snapshot()
+		tc.change()
+		after := c.Snapshot()
+		if after.Version == before.Version {
+			t.Errorf("%s: Version did not change", tc.name)
+		}
+		if moved := after.ConsolidationVersion != before.ConsolidationVersion; moved != tc.matters {
+			t.Errorf("%s: ConsolidationVersion moved %v, want %v", tc.name, moved, tc.matters)
 		}
 	}
 }

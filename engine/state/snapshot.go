@@ -20,9 +20,14 @@ import (
 // Snapshot is a consistent, immutable view of the cluster at one moment. Its objects are shared
 // with the cluster state: never modify them.
 type Snapshot struct {
-	Time    time.Time
+	Time time.Time
+	// Version changes with every change the cluster state hears of.
 	Version uint64
-	Synced  bool
+	// ConsolidationVersion changes with every change but the pod and node updates that leave
+	// all a consolidation decision reads as it was (podChangeMatters, nodeChangeMatters): on a
+	// busy cluster pods' and nodes' status updates come every second, placements seldom.
+	ConsolidationVersion uint64
+	Synced               bool
 	// Pods lists every pod, sorted by namespace and name.
 	Pods []*corev1.Pod
 	// Nodes joins each Node with its NodeClaim (by provider ID); a NodeClaim whose node has not
@@ -71,12 +76,13 @@ func (c *Cluster) Snapshot() *Snapshot {
 // build makes the view of the current version; the caller holds the lock.
 func (c *Cluster) build() *Snapshot {
 	s := &Snapshot{
-		Version:     c.version,
-		NodePools:   sortedValues(c.nodePools, strings.Compare),
-		NodeClaims:  sortedValues(c.nodeClaims, strings.Compare),
-		NodeClasses: sortedValues(c.nodeClasses, strings.Compare),
-		PDBs:        sortedValues(c.pdbs, compareNamespaced),
-		DaemonSets:  sortedValues(c.daemonSets, compareNamespaced),
+		Version:              c.version,
+		ConsolidationVersion: c.consolidation,
+		NodePools:            sortedValues(c.nodePools, strings.Compare),
+		NodeClaims:           sortedValues(c.nodeClaims, strings.Compare),
+		NodeClasses:          sortedValues(c.nodeClasses, strings.Compare),
+		PDBs:                 sortedValues(c.pdbs, compareNamespaced),
+		DaemonSets:           sortedValues(c.daemonSets, compareNamespaced),
 	}
 	// Pods in order, and grouped by the node they count on, in the same order.
 	s.Pods = make([]*corev1.Pod, len(c.podOrder))
