@@ -93,18 +93,25 @@ func (h *harness) managedCount() int { return len(h.managedNodes()) }
 // multi-node and single-node consolidation, each simulated with the scheduler.
 func BenchmarkConsolidationPass(b *testing.B) {
 	h := fleet(b)
-	b.Run("full", func(b *testing.B) { benchmarkPass(b, h) })
+	b.Run("full", func(b *testing.B) { benchmarkPass(b, h, nil) })
 	halve(h)
-	b.Run("halved", func(b *testing.B) { benchmarkPass(b, h) })
+	b.Run("halved", func(b *testing.B) { benchmarkPass(b, h, nil) })
 }
 
-func benchmarkPass(b *testing.B, h *harness) {
+// benchmarkPass times b.N ops of two disruption passes over h's fleet; churn, unless nil,
+// changes the cluster before each pass, outside the timer.
+func benchmarkPass(b *testing.B, h *harness, churn func()) {
 	opts := autoscaler.DefaultOptions().Disruption
 	c := disruption.New(h.Cluster, h.executor(true), h.Cloud, h.journal, h.Clock, opts)
 	b.ResetTimer()
 	for range b.N {
 		// One pass decides; the next, after the validation delay, validates and (dry-run) journals.
 		for range 2 {
+			if churn != nil {
+				b.StopTimer()
+				churn()
+				b.StartTimer()
+			}
 			if err := c.Reconcile(b.Context()); err != nil {
 				b.Fatal(err)
 			}
