@@ -1,6 +1,7 @@
 package state
 
 import (
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -63,6 +64,8 @@ type Cluster struct {
 	nominated map[string]time.Time
 	// marked are the NodeClaims a disruption command is replacing or removing.
 	marked map[string]struct{}
+	// goneClaims are the NodeClaims deleted lately, and when (Expect).
+	goneClaims map[string]time.Time
 	// scheduling is what the provisioner has done about each pod it found provisionable.
 	scheduling map[types.NamespacedName]PodScheduling
 	synced     map[string]bool
@@ -96,6 +99,7 @@ func NewCluster(c clock.Clock) *Cluster {
 		lastPodEvent: map[string]time.Time{},
 		nominated:    map[string]time.Time{},
 		marked:       map[string]struct{}{},
+		goneClaims:   map[string]time.Time{},
 		scheduling:   map[types.NamespacedName]PodScheduling{},
 		synced:       map[string]bool{},
 		unwatched:    map[string]string{},
@@ -280,16 +284,23 @@ func (c *Cluster) DeleteNodePool(name string) { remove(c, c.nodePools, name) }
 func (c *Cluster) UpdateNodeClaim(nc *karpv1.NodeClaim) { update(c, c.nodeClaims, nc.Name, nc) }
 
 // Expect stores a NodeClaim the engine has just created, unless the informer delivered it
-// already: a loop that counts NodeClaims then sees it before its watch event arrives, and does
-// not create it twice.
+// already, or its deletion too: a loop that counts NodeClaims then sees it before its watch event
+// arrives, and does not create it twice; and one that came and went at once is not brought back
+// for good, since no later event would remove it again.
 func (c *Cluster) Expect(nc *karpv1.NodeClaim) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.nodeClaims[nc.Name]; !ok {
+	_, known := c.nodeClaims[nc.Name]
+	_, gone := c.goneClaims[nc.Name]
+	if !known && !gone {
 		c.nodeClaims[nc.Name] = nc
 		c.changed()
 	}
 }
+
+// goneFor is how long a deleted NodeClaim's name is remembered for Expect: far longer than a
+// create takes to return.
+const goneFor = 10 * time.Minute
 
 // DeleteNodeClaim forgets a NodeClaim.
 func (c *Cluster) DeleteNodeClaim(name string) {
@@ -298,6 +309,9 @@ func (c *Cluster) DeleteNodeClaim(name string) {
 	defer c.mu.Unlock()
 	delete(c.marked, name)
 	delete(c.nominated, name)
+	now := c.clock.Now()
+	maps.DeleteFunc(c.goneClaims, func(_ string, at time.Time) bool { return now.Sub(at) > goneFor })
+	c.goneClaims[name] = now
 	c.provisioning++
 }
 

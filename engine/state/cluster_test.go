@@ -234,3 +234,33 @@ func TestConsolidationVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestExpect: a NodeClaim the engine created is in the state before its watch event, unless the
+// informer delivered a newer copy, or its deletion, first.
+func TestExpect(t *testing.T) {
+	created := &karpv1.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "claim", ResourceVersion: "1"}}
+	launched := &karpv1.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "claim", ResourceVersion: "2"}}
+	for _, tc := range []struct {
+		name    string
+		watched func(*Cluster) // what the informer delivered before Expect
+		want    string         // the resource version the state holds after, "" for none
+	}{
+		{"before its watch event", func(*Cluster) {}, "1"},
+		{"after a newer copy", func(c *Cluster) { c.UpdateNodeClaim(launched) }, "2"},
+		{"after its deletion", func(c *Cluster) {
+			c.UpdateNodeClaim(launched)
+			c.DeleteNodeClaim("claim")
+		}, ""},
+	} {
+		c := NewCluster(clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
+		tc.watched(c)
+		c.Expect(created)
+		got := ""
+		if sn := c.Snapshot().NodeByName("claim"); sn != nil {
+			got = sn.NodeClaim.ResourceVersion
+		}
+		if got != tc.want {
+			t.Errorf("%s: the state holds version %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
