@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -32,7 +33,8 @@ type Controller struct {
 	exec    *executor.Executor
 	journal *journal.Journal
 	clock   clock.WithTicker
-	// retries holds, per pod, when an eviction refused by a budget may be tried again.
+	// retries holds, per pod, when an eviction refused by a budget may be tried again, or when a
+	// pod evicted or deleted is asked again if it still does not show its deletion.
 	retries map[types.NamespacedName]retry
 	// volumesUnknown is set once the journal said that volumes cannot be waited for.
 	volumesUnknown bool
@@ -44,6 +46,9 @@ type retry struct {
 	// refused is the refusal, said again while waiting: the drain's blocker then reads the same
 	// from pass to pass, and the journal records it once.
 	refused error
+	// asked says the pod was evicted or deleted: until next, a pass that still sees it before
+	// the watch event does not ask (nor journal) again.
+	asked bool
 }
 
 // New returns a termination controller that writes and terminates through exec.
@@ -59,6 +64,8 @@ func (c *Controller) Reconcile(ctx context.Context) {
 	if !snap.Synced {
 		return
 	}
+	// A pod's entry outlives its last try by a minute: the pods that left are forgotten.
+	maps.DeleteFunc(c.retries, func(_ types.NamespacedName, r retry) bool { return snap.Time.Sub(r.next) > time.Minute })
 	for _, sn := range snap.Nodes {
 		nc := sn.NodeClaim
 		if nc == nil || nc.DeletionTimestamp == nil || !slices.Contains(nc.Finalizers, karpv1.TerminationFinalizer) {

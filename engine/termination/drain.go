@@ -58,6 +58,7 @@ func (c *Controller) drain(ctx context.Context, sn *state.Node, deadline, now ti
 			case err == nil:
 				evicted = append(evicted, p)
 			case executor.NotPerformed(err): // dry-run: the executor journaled the eviction it would make
+			case errors.Is(err, errAsked): // evicted or deleted already, its watch event not yet come
 			case errors.Is(err, state.ErrEvictionRefused), errors.Is(err, errDoNotDisrupt):
 				blocked = append(blocked, err.Error())
 			case !apierrors.IsNotFound(err) && ctx.Err() == nil:
@@ -70,29 +71,43 @@ func (c *Controller) drain(ctx context.Context, sn *state.Node, deadline, now ti
 	return left
 }
 
-var errDoNotDisrupt = errors.New("its karpenter.sh/do-not-disrupt annotation holds it until the termination grace period ends")
+var (
+	errDoNotDisrupt = errors.New("its karpenter.sh/do-not-disrupt annotation holds it until the termination grace period ends")
+	errAsked        = errors.New("evicted or deleted already")
+)
+
+// askedWait is how long a pod evicted or deleted is not asked again while the cluster state still
+// shows it unchanged: far longer than a watch event takes.
+const askedWait = 10 * time.Second
 
 // evict removes one pod, by eviction or, when the deadline forces it, by deletion.
 func (c *Controller) evict(ctx context.Context, p *corev1.Pod, deadline, now time.Time) error {
 	key := pods.Key(p)
-	if grace, force := forcedGrace(p, deadline, now); force {
-		return c.exec.DeletePod(ctx, p, &grace)
+	r, tried := c.retries[key]
+	if tried && r.asked && now.Before(r.next) {
+		return errAsked
 	}
-	if pods.BlocksDisruption(p, now) {
+	var err error
+	switch grace, force := forcedGrace(p, deadline, now); {
+	case force:
+		err = c.exec.DeletePod(ctx, p, &grace)
+	case pods.BlocksDisruption(p, now):
 		return fmt.Errorf("pod %s: %w", key, errDoNotDisrupt)
-	}
-	if r, ok := c.retries[key]; ok && now.Before(r.next) {
+	case tried && now.Before(r.next): // refused lately: said again until the backoff ends
 		return r.refused
+	default:
+		err = c.exec.Evict(ctx, p)
 	}
-	err := c.exec.Evict(ctx, p)
-	if errors.Is(err, state.ErrEvictionRefused) {
-		r := c.retries[key]
+	switch {
+	case errors.Is(err, state.ErrEvictionRefused):
 		r.delay = min(max(2*r.delay, time.Second), 30*time.Second)
-		r.next, r.refused = now.Add(r.delay), err
+		r.next, r.refused, r.asked = now.Add(r.delay), err, false
 		c.retries[key] = r
-		return err
+	case err == nil:
+		c.retries[key] = retry{next: now.Add(askedWait), asked: true}
+	default:
+		delete(c.retries, key)
 	}
-	delete(c.retries, key)
 	return err
 }
 
