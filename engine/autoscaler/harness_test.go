@@ -67,6 +67,9 @@ func newHarnessWith(t testing.TB, envOpts []enginetest.Option, opts ...harnessOp
 	t.Helper()
 	e := enginetest.NewEnv(t, envOpts...)
 	h := &harness{Env: e, measured: &enginetest.Measurements{}}
+	// The cluster state hears of each change two rounds late, as informers deliver a write's
+	// watch event some time after it: the loops must not count on their own writes being seen.
+	e.API.SetWatchLag(2)
 	h.journal = journal.New(100000, journal.EventSink{Recorder: e.API}, h.measured)
 	h.start(opts...)
 	return h
@@ -82,6 +85,7 @@ func (h *harness) start(opts ...harnessOption) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	h.API.Relist()
 	h.autoscaler = autoscaler.New(h.Cluster, h.executor(o.DryRun), h.Cloud, h.Cloud, h.journal, h.Clock, o)
 	h.stop = h.AddReconciler(h.pass(h.autoscaler))
 }

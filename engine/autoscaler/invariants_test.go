@@ -129,8 +129,8 @@ func budgetLimit(t *testing.T, np *karpv1.NodePool, reason karpv1.DisruptionReas
 
 // TestRandomizedRunKeepsInvariants runs a random workload for 90 minutes, in Karpenter's mode,
 // and with split replacements allowed from a 10% saving on catalog types whose sizes above large
-// are priced half as dear again per CPU (so that splits happen); in two runs the cluster state
-// hears of each change two rounds late, as informers do.
+// are priced half as dear again per CPU (so that splits happen); six runs hear every change at
+// once, two hear it two rounds late (the harness's default, as informers).
 func TestRandomizedRunKeepsInvariants(t *testing.T) {
 	split := func(o *autoscaler.Options) { o.Disruption.SplitSaving = 0.1 }
 	splits := 0

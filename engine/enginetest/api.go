@@ -113,6 +113,17 @@ func (a *API) tell(deliver func()) {
 	a.held = append(a.held, heldEvent{round: a.round, deliver: deliver})
 }
 
+// Relist delivers every held change at once, as a restarted process's informers start from a
+// list of the objects as they are.
+func (a *API) Relist() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, e := range a.held {
+		e.deliver()
+	}
+	a.held = nil
+}
+
 // deliverDue starts a round of Env.Settle: it passes the held changes that are due on to the
 // cluster state, in order, and reports whether any change is still held or was just delivered.
 func (a *API) deliverDue() bool {
