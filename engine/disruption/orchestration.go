@@ -56,13 +56,10 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 		if np == nil {
 			return c.rollback(ctx, cmd, fmt.Errorf("replacement nodepool %q is gone", r.NodePool), now)
 		}
-		nc, err := c.exec.CreateNodeClaim(ctx, provisioning.NodeClaimFor(np, r), fmt.Sprintf("to replace %v (%s)", cmd.Nodes(), cmd.Method))
+		nc, err := provisioning.CreateNodeClaim(ctx, c.exec, c.cluster, np, r, fmt.Sprintf("to replace %v (%s)", cmd.Nodes(), cmd.Method))
 		if err != nil {
 			return c.rollback(ctx, cmd, fmt.Errorf("creating a replacement: %w", err), now)
 		}
-		// Waited on from now: the next pass, at once while a command is in flight, may come
-		// before the replacement's watch event, and would take it for failed.
-		c.cluster.Expect(nc)
 		created = append(created, nc.Name)
 		launching = append(launching, journal.Event{Object: nc, Type: corev1.EventTypeNormal, Reason: journal.ReasonDisruptionLaunching,
 			Message: "Launching NodeClaim: " + string(cmd.Reason)},

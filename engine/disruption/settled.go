@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/nodepilot/nodepilot/engine/provisioning"
-
 	"github.com/nodepilot/nodepilot/engine/state"
 )
 

@@ -1,6 +1,7 @@
 package provisioning
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/nodepilot/nodepilot/engine/executor"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/engine/state"
@@ -127,4 +129,17 @@ func (lc *limitCheck) admit(nc *scheduling.NodeClaim) string {
 	}
 	lc.used[nc.NodePool] = after
 	return ""
+}
+
+// CreateNodeClaim writes the NodeClaim of a planned one of np through exec and puts it in the
+// cluster state at once, as Karpenter's provisioner does: the next pass of any loop may come
+// before its watch event, and would count without it (a second NodeClaim for the same pods, a
+// replacement taken for failed). In a dry run it returns the executor's NotPerformed error.
+func CreateNodeClaim(ctx context.Context, exec *executor.Executor, cluster *state.Cluster, np *karpv1.NodePool, nc *scheduling.NodeClaim, why string) (*karpv1.NodeClaim, error) {
+	created, err := exec.CreateNodeClaim(ctx, NodeClaimFor(np, nc), why)
+	if err != nil {
+		return nil, err
+	}
+	cluster.Expect(created)
+	return created, nil
 }

@@ -145,10 +145,9 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 // create writes one NodeClaim through the executor; in dry-run the executor journals that it
 // would, and the planned NodeClaim's hostname stands for it.
 func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.NodeClaim) (string, error) {
-	obj := NodeClaimFor(pt.NodePool, nc)
 	entry := journal.Entry{Time: p.clock.Now(), Kind: journal.KindProvisioning, Reason: journal.ReasonNodeClaimCreated, NodePool: nc.NodePool,
 		Pods: podNames(nc.Pods), PriceAfter: nc.PricePerHour(), Replacements: []string{nc.InstanceType.Name}}
-	created, err := p.exec.CreateNodeClaim(ctx, obj, fmt.Sprintf("for %d pods of nodepool %s: %s %s in %s at $%.4f/h", len(nc.Pods),
+	created, err := CreateNodeClaim(ctx, p.exec, p.cluster, pt.NodePool, nc, fmt.Sprintf("for %d pods of nodepool %s: %s %s in %s at $%.4f/h", len(nc.Pods),
 		nc.NodePool, nc.Offering.CapacityType, nc.InstanceType.Name, nc.Offering.Zone, nc.PricePerHour()))
 	if executor.NotPerformed(err) {
 		return nc.Hostname, nil
@@ -160,9 +159,7 @@ func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.
 	entry.Message = fmt.Sprintf("created nodeclaim %s for %d pods: %d instance types from %s at $%.4f/h (%s in %s)", created.Name,
 		len(nc.Pods), len(nc.InstanceTypes), nc.InstanceType.Name, nc.PricePerHour(), nc.Offering.CapacityType, nc.Offering.Zone)
 	p.journal.Record(entry)
-	// Count on the new NodeClaim for its pods until it registers, as on any in-flight capacity,
-	// from now: the next pass may come before its watch event.
-	p.cluster.Expect(created)
+	// Count on the new NodeClaim for its pods until it registers, as on any in-flight capacity.
 	p.cluster.Nominate(created.Name, p.clock.Now().Add(p.opts.NominationTTL))
 	return created.Name, nil
 }

@@ -102,7 +102,7 @@ func (c *Controller) scaleUp(ctx context.Context, snap *state.Snapshot, cat *pro
 		return fmt.Sprintf("NodePool %q has no instance type with an available offering that holds its DaemonSets", np.Name), nil
 	}
 	for range d.Create {
-		created, err := c.exec.CreateNodeClaim(ctx, provisioning.NodeClaimFor(np, nc), fmt.Sprintf("for static nodepool %s (%d of %d replicas running): %s %s at $%.4f/h expected",
+		created, err := provisioning.CreateNodeClaim(ctx, c.exec, c.cluster, np, nc, fmt.Sprintf("for static nodepool %s (%d of %d replicas running): %s %s at $%.4f/h expected",
 			np.Name, len(d.Claims.Running), *np.Spec.Replicas, nc.Offering.CapacityType, nc.InstanceType.Name, nc.PricePerHour()))
 		if executor.NotPerformed(err) {
 			return "", nil
@@ -110,7 +110,6 @@ func (c *Controller) scaleUp(ctx context.Context, snap *state.Snapshot, cat *pro
 		if err != nil {
 			return "", fmt.Errorf("creating a nodeclaim for static nodepool %q: %w", np.Name, err)
 		}
-		c.cluster.Expect(created)
 		c.journal.Record(journal.Entry{Time: c.clock.Now(), Kind: journal.KindProvisioning, Reason: journal.ReasonNodeClaimCreated, NodePool: np.Name,
 			NodeClaims: []string{created.Name}, PriceAfter: nc.PricePerHour(),
 			Message: fmt.Sprintf("created nodeclaim %s for static nodepool %s (replicas %d): most likely %s %s in %s at $%.4f/h",
