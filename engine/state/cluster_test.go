@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -177,7 +178,9 @@ func TestConsolidationVersion(t *testing.T) {
 	c := NewCluster(clk)
 	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Labels: map[string]string{"zone": "a"}},
 		Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}}}
-	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "p"}, Spec: corev1.PodSpec{NodeName: "n1"},
+	// As admission gives every pod: a toleration with seconds, a pointer each copy holds anew.
+	notReady := corev1.Toleration{Key: "node.kubernetes.io/not-ready", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr.To[int64](300)}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "p"}, Spec: corev1.PodSpec{NodeName: "n1", Tolerations: []corev1.Toleration{notReady}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning}}
 	c.UpdateNode(node)
 	c.UpdatePod(pod)
@@ -211,7 +214,11 @@ func TestConsolidationVersion(t *testing.T) {
 		{"a pod's do-not-disrupt annotation", podChange(func(p *corev1.Pod) {
 			p.Annotations = map[string]string{karpv1.DoNotDisruptAnnotationKey: "true"}
 		}), true},
-		{"a pod resized in place", podChange(func(p *corev1.Pod) { p.Spec.Containers = []corev1.Container{{Name: "app"}} }), true},
+		{"a pod's first container", podChange(func(p *corev1.Pod) { p.Spec.Containers = []corev1.Container{{Name: "app"}} }), true},
+		{"a pod resized in place", podChange(func(p *corev1.Pod) {
+			p.Spec.Containers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("250m")}
+		}), true},
+		{"a pod's toleration seconds", podChange(func(p *corev1.Pod) { p.Spec.Tolerations[0].TolerationSeconds = ptr.To[int64](60) }), true},
 		{"a pod finished", podChange(func(p *corev1.Pod) { p.Status.Phase = corev1.PodSucceeded }), true},
 		{"a node tainted", nodeChange(func(n *corev1.Node) {
 			n.Spec.Taints = []corev1.Taint{{Key: "k", Effect: corev1.TaintEffectNoSchedule}}
