@@ -11,44 +11,83 @@ import (
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 )
 
-// room is a node as kube-scheduler's resource scoring sees it: what pods may request, and what
-// they request now.
+// room is a node as kube-scheduler sees it when it places a pod: what is left of each resource
+// (pod slots included), which its fit filter checks, and the CPU and memory its resource score
+// weighs.
 type room struct {
 	name             string
 	taints           []corev1.Taint
+	free             map[corev1.ResourceName]float64
 	allocCPU, allocM float64
-	usedCPU, usedM   float64
 }
 
-func (r *room) fits(cpu, mem float64) bool {
-	return r.usedCPU+cpu <= r.allocCPU && r.usedM+mem <= r.allocM
+func newRoom(name string, taints []corev1.Taint, allocatable, requested corev1.ResourceList) *room {
+	r := &room{name: name, taints: taints, free: make(map[corev1.ResourceName]float64, len(allocatable))}
+	for res, q := range allocatable {
+		used := requested[res]
+		r.free[res] = q.AsApproximateFloat64() - used.AsApproximateFloat64()
+	}
+	r.allocCPU, r.allocM = allocatable.Cpu().AsApproximateFloat64(), allocatable.Memory().AsApproximateFloat64()
+	return r
+}
+
+// fits is kube-scheduler's fit filter: every resource the pod asks for, a pod slot included, is
+// left. A node that does not report a resource has none of it.
+func (r *room) fits(req demand) bool {
+	for res, q := range req {
+		if r.free[res] < q {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *room) take(req demand) {
+	for res, q := range req {
+		r.free[res] -= q
+	}
 }
 
 // leastAllocated is kube-scheduler's default resource score (NodeResourcesFit, LeastAllocated):
 // the share of CPU and memory left free once the pod is placed, averaged.
-func (r *room) leastAllocated(cpu, mem float64) float64 {
+func (r *room) leastAllocated(req demand) float64 {
 	score := 0.0
 	if r.allocCPU > 0 {
-		score += (r.allocCPU - r.usedCPU - cpu) / r.allocCPU
+		score += (r.free[corev1.ResourceCPU] - req[corev1.ResourceCPU]) / r.allocCPU
 	}
 	if r.allocM > 0 {
-		score += (r.allocM - r.usedM - mem) / r.allocM
+		score += (r.free[corev1.ResourceMemory] - req[corev1.ResourceMemory]) / r.allocM
 	}
 	return score / 2
 }
 
+// demand is what a pod takes from a node, a pod slot included.
+type demand map[corev1.ResourceName]float64
+
+func demandOf(p *corev1.Pod) demand {
+	req := pods.Requests(p)
+	d := make(demand, len(req)+1)
+	for res, q := range req {
+		d[res] = q.AsApproximateFloat64()
+	}
+	d[corev1.ResourcePods]++
+	return d
+}
+
 // spreadable reports whether kube-scheduler may put a pod on any node whose taints it tolerates:
-// it asks for no labels, no pod (anti-)affinity, no topology spread and no host port. Other pods
-// go where the simulation put them.
+// it asks for no labels, no pod (anti-)affinity, no topology spread and no host port (in any
+// container, init and sidecar containers included). Other pods go where the simulation put them.
 func spreadable(p *corev1.Pod) bool {
 	spec := p.Spec
 	if len(spec.NodeSelector) > 0 || len(spec.TopologySpreadConstraints) > 0 || spec.Affinity != nil {
 		return false
 	}
-	for _, c := range spec.Containers {
-		for _, port := range c.Ports {
-			if port.HostPort != 0 {
-				return false
+	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+		for _, c := range cs {
+			for _, port := range c.Ports {
+				if port.HostPort != 0 {
+					return false
+				}
 			}
 		}
 	}
@@ -67,21 +106,23 @@ func spreads(nodes []scheduling.ExistingNode, results *scheduling.Results, repla
 	rooms := make([]*room, 0, len(nodes)+len(replacements))
 	byName := make(map[string]*room, len(nodes))
 	for _, n := range nodes {
-		r := &room{name: n.Name, taints: n.Taints}
-		r.allocCPU, r.allocM = cpuMem(n.Allocatable)
-		r.usedCPU, r.usedM = cpuMem(n.Requested)
+		r := newRoom(n.Name, n.Taints, n.Allocatable, n.Requested)
 		rooms = append(rooms, r)
 		byName[n.Name] = r
 	}
-	var spread []*corev1.Pod
+	type sized struct {
+		pod *corev1.Pod
+		req demand
+	}
+	var queue []sized
 	place := func(r *room, ps []*corev1.Pod) {
 		for _, p := range ps {
+			req := demandOf(p)
 			if moving[p] && spreadable(p) {
-				spread = append(spread, p)
+				queue = append(queue, sized{p, req})
 				continue
 			}
-			cpu, mem := cpuMem(pods.Requests(p))
-			r.usedCPU, r.usedM = r.usedCPU+cpu, r.usedM+mem
+			r.take(req)
 		}
 	}
 	for _, en := range results.ExistingNodes {
@@ -90,37 +131,29 @@ func spreads(nodes []scheduling.ExistingNode, results *scheduling.Results, repla
 		}
 	}
 	for _, nc := range replacements {
-		r := &room{name: nc.Hostname, taints: nc.Taints}
-		r.allocCPU, r.allocM = cpuMem(nc.InstanceType.Allocatable())
-		r.usedCPU, r.usedM = cpuMem(nc.DaemonSetOverhead)
+		r := newRoom(nc.Hostname, nc.Taints, nc.InstanceType.Allocatable(), nc.DaemonSetOverhead)
 		rooms = append(rooms, r)
 		place(r, nc.Pods)
 	}
-	type sized struct {
-		pod      *corev1.Pod
-		cpu, mem float64
-	}
-	queue := make([]sized, len(spread))
-	for i, p := range spread {
-		cpu, mem := cpuMem(pods.Requests(p))
-		queue[i] = sized{p, cpu, mem}
-	}
-	slices.SortStableFunc(queue, func(a, b sized) int { return cmp.Or(cmp.Compare(a.cpu, b.cpu), cmp.Compare(a.mem, b.mem)) })
+	cpu, mem := corev1.ResourceCPU, corev1.ResourceMemory
+	slices.SortStableFunc(queue, func(a, b sized) int {
+		return cmp.Or(cmp.Compare(a.req[cpu], b.req[cpu]), cmp.Compare(a.req[mem], b.req[mem]))
+	})
 	for _, q := range queue {
 		var best *room
 		bestScore := 0.0
 		for _, r := range rooms {
-			if !r.fits(q.cpu, q.mem) || pods.UntoleratedTaint(q.pod.Spec.Tolerations, r.taints, pods.Repels) != nil {
+			if !r.fits(q.req) || pods.UntoleratedTaint(q.pod.Spec.Tolerations, r.taints, pods.Repels) != nil {
 				continue
 			}
-			if s := r.leastAllocated(q.cpu, q.mem); best == nil || s > bestScore {
+			if s := r.leastAllocated(q.req); best == nil || s > bestScore {
 				best, bestScore = r, s
 			}
 		}
 		if best == nil {
 			return q.pod
 		}
-		best.usedCPU, best.usedM = best.usedCPU+q.cpu, best.usedM+q.mem
+		best.take(q.req)
 	}
 	return nil
 }

@@ -20,20 +20,29 @@ func TestSpreads(t *testing.T) {
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Resources: corev1.ResourceRequirements{Requests: cpu(m)}}}}}
 	}
-	// node is an 8-CPU node with free millicores left free.
+	// node is an 8-CPU node for 58 pods with free millicores left free, running 10 pods.
 	node := func(name string, free int64, taints ...corev1.Taint) scheduling.ExistingNode {
-		alloc := cpu(8000)
+		alloc, requested := cpu(8000), cpu(8000-free)
 		alloc[corev1.ResourceMemory] = resource.MustParse("32Gi")
-		return scheduling.ExistingNode{Name: name, Allocatable: alloc, Requested: cpu(8000 - free), Taints: taints}
+		alloc[corev1.ResourcePods], requested[corev1.ResourcePods] = resource.MustParse("58"), resource.MustParse("10")
+		return scheduling.ExistingNode{Name: name, Allocatable: alloc, Requested: requested, Taints: taints}
 	}
+	full := node("full", 8000)
+	full.Requested[corev1.ResourcePods] = resource.MustParse("58")
 	replacement := func(m int64, ps ...*corev1.Pod) *scheduling.NodeClaim {
 		capacity := cpu(m)
 		capacity[corev1.ResourceMemory] = resource.MustParse("16Gi")
+		capacity[corev1.ResourcePods] = resource.MustParse("58")
 		return &scheduling.NodeClaim{Hostname: "replacement", InstanceType: &cloudprovider.InstanceType{Capacity: capacity}, Pods: ps}
 	}
 	big, small1, small2 := pod("big", 2000), pod("small-1", 500), pod("small-2", 500)
 	pinned := pod("pinned", 2000)
 	pinned.Spec.NodeSelector = map[string]string{"topology.kubernetes.io/zone": "us-east-1a"}
+	sidecarPort := pod("sidecar-port", 2000)
+	always := corev1.ContainerRestartPolicyAlways
+	sidecarPort.Spec.InitContainers = []corev1.Container{{Name: "proxy", RestartPolicy: &always, Ports: []corev1.ContainerPort{{ContainerPort: 9901, HostPort: 9901}}}}
+	scratch := pod("scratch", 500)
+	scratch.Spec.Containers[0].Resources.Requests[corev1.ResourceEphemeralStorage] = resource.MustParse("1Gi")
 	gpuTaint := corev1.Taint{Key: "nvidia.com/gpu", Effect: corev1.TaintEffectNoSchedule}
 	for _, tc := range []struct {
 		name         string
@@ -72,6 +81,24 @@ func TestSpreads(t *testing.T) {
 		nodes:  []scheduling.ExistingNode{node("a", 8000, gpuTaint), node("b", 1500)},
 		placed: map[string][]*corev1.Pod{"b": {big}},
 		want:   big,
+	}, {
+		// kube-scheduler's fit filter counts pod slots: the node with the most CPU free runs its
+		// maximum of pods, so the small pod takes b's gap and the large one has none.
+		name:   "a node without a free pod slot takes none",
+		nodes:  []scheduling.ExistingNode{full, node("b", 2000)},
+		placed: map[string][]*corev1.Pod{"b": {big, small1}},
+		want:   big,
+	}, {
+		// The fit filter checks every resource the pod asks for: these nodes report no
+		// ephemeral storage.
+		name:   "a resource the nodes do not have",
+		nodes:  []scheduling.ExistingNode{node("a", 2000)},
+		placed: map[string][]*corev1.Pod{"a": {scratch}},
+		want:   scratch,
+	}, {
+		name:   "a pod whose sidecar takes a host port goes where the simulation put it",
+		nodes:  []scheduling.ExistingNode{node("a", 2000), node("b", 1000)},
+		placed: map[string][]*corev1.Pod{"a": {sidecarPort}, "b": {small1, small2}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			moving := map[*corev1.Pod]bool{}
