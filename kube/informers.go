@@ -101,7 +101,13 @@ type feed struct {
 
 // optional reports whether a kind may be forbidden to the identity (a console's viewer may not
 // read VolumeAttachments): it is then marked unwatched instead of failing the start.
-func optional(kind string) bool { return kind == state.KindVolumeAttachment || kind == state.KindPVC }
+func optional(kind string) bool {
+	switch kind {
+	case state.KindVolumeAttachment, state.KindPVC, state.KindPV, state.KindStorageClass:
+		return true
+	}
+	return false
+}
 
 // listerWatcher lists and watches one kind; *cache.ListWatch is one.
 type listerWatcher interface {
@@ -126,6 +132,10 @@ func feeds(c *Clients, cluster *state.Cluster) []feed {
 			handle(cluster.UpdateVolumeAttachment, func(va *storagev1.VolumeAttachment) { cluster.DeleteVolumeAttachment(va.Name) })},
 		{state.KindPVC, cache.NewListWatchFromClient(core, "persistentvolumeclaims", metav1.NamespaceAll, all), &corev1.PersistentVolumeClaim{},
 			handle(cluster.UpdatePVC, func(p *corev1.PersistentVolumeClaim) { cluster.DeletePVC(namespacedName(p)) })},
+		{state.KindPV, cache.NewListWatchFromClient(core, "persistentvolumes", metav1.NamespaceAll, all), &corev1.PersistentVolume{},
+			handle(cluster.UpdatePV, func(pv *corev1.PersistentVolume) { cluster.DeletePV(pv.Name) })},
+		{state.KindStorageClass, cache.NewListWatchFromClient(storage, "storageclasses", metav1.NamespaceAll, all), &storagev1.StorageClass{},
+			handle(cluster.UpdateStorageClass, func(sc *storagev1.StorageClass) { cluster.DeleteStorageClass(sc.Name) })},
 		{state.KindNodePool, c.NodePools.ListWatch(), &karpv1.NodePool{},
 			handle(cluster.UpdateNodePool, func(np *karpv1.NodePool) { cluster.DeleteNodePool(np.Name) })},
 		{state.KindNodeClaim, c.NodeClaims.ListWatch(), &karpv1.NodeClaim{},

@@ -187,8 +187,8 @@ func serviceAccountConfig(t *testing.T, e *env) *rest.Config {
 	return cfg
 }
 
-// rbacWithoutVolumes: an identity that may not read VolumeAttachments and PVCs (a viewer) still
-// starts the informers; the two kinds are unwatched, with why.
+// rbacWithoutVolumes: an identity that may not read VolumeAttachments, PVCs, PVs and storage
+// classes (a viewer) still starts the informers; the four kinds are unwatched, with why.
 func rbacWithoutVolumes(t *testing.T, e *env, cfg *rest.Config) {
 	ctx := t.Context()
 	roles := e.client.RbacV1().ClusterRoles()
@@ -198,7 +198,9 @@ func rbacWithoutVolumes(t *testing.T, e *env, cfg *rest.Config) {
 	}
 	full := role.DeepCopy()
 	role.Rules = slices.DeleteFunc(role.Rules, func(r rbacv1.PolicyRule) bool {
-		return slices.Contains(r.Resources, "volumeattachments") || slices.Contains(r.Resources, "persistentvolumeclaims")
+		return slices.ContainsFunc(r.Resources, func(res string) bool {
+			return slices.Contains([]string{"volumeattachments", "persistentvolumeclaims", "persistentvolumes", "storageclasses"}, res)
+		})
 	})
 	if _, err := roles.Update(ctx, role, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
@@ -222,7 +224,7 @@ func rbacWithoutVolumes(t *testing.T, e *env, cfg *rest.Config) {
 		return apierrors.IsForbidden(err), fmt.Sprintf("list volumeattachments: %v", err)
 	})
 	c := rbacInformers(t, cfg)
-	for _, kind := range []string{state.KindVolumeAttachment, state.KindPVC} {
+	for _, kind := range []string{state.KindVolumeAttachment, state.KindPVC, state.KindPV, state.KindStorageClass} {
 		if why := c.Unwatched(kind); !strings.Contains(why, "forbidden") {
 			t.Errorf("%s unwatched because %q, want the API server's refusal", kind, why)
 		}

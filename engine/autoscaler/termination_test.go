@@ -283,6 +283,7 @@ func TestTerminationWaitsForVolumesToDetach(t *testing.T) {
 			for _, name := range []string{"db-data", "agent-data"} {
 				h.Cluster.UpdatePVC(&corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
 					Spec: corev1.PersistentVolumeClaimSpec{VolumeName: "pv-" + name}})
+				h.Cluster.UpdatePV(&corev1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: "pv-" + name}})
 			}
 			h.Advance(time.Minute, time.Second)
 			node := h.managedNodes()[0]

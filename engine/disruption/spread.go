@@ -75,12 +75,18 @@ func demandOf(p *corev1.Pod) demand {
 }
 
 // spreadable reports whether kube-scheduler may put a pod on any node whose taints it tolerates:
-// it asks for no labels, no pod (anti-)affinity, no topology spread and no host port (in any
-// container, init and sidecar containers included). Other pods go where the simulation put them.
+// it asks for no labels, no pod (anti-)affinity, no topology spread, no host port (in any
+// container, init and sidecar containers included) and no persistent volume (which may hold it to
+// a zone). Other pods go where the simulation put them.
 func spreadable(p *corev1.Pod) bool {
 	spec := p.Spec
 	if len(spec.NodeSelector) > 0 || len(spec.TopologySpreadConstraints) > 0 || spec.Affinity != nil {
 		return false
+	}
+	for _, v := range spec.Volumes {
+		if v.PersistentVolumeClaim != nil || v.Ephemeral != nil {
+			return false
+		}
 	}
 	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
 		for _, c := range cs {

@@ -65,7 +65,7 @@ func LoadCatalog(ctx context.Context, cloud cloudprovider.CloudProvider, snap *s
 // not planned again.
 func Problem(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts scheduling.Options, wellKnown []string, exclude map[string]bool) *scheduling.Input {
 	in := &scheduling.Input{Pods: podsToPlace, DaemonSets: snap.DaemonSets, Options: opts, WellKnownLabels: wellKnown,
-		Unlaunchable: cat.Unlaunchable}
+		Unlaunchable: cat.Unlaunchable, Volumes: snap.Volumes.Requirements}
 	usage := LimitUsage(snap.Nodes, cat)
 	names := make([]string, 0, len(cat.Pools))
 	for name := range cat.Pools {

@@ -24,6 +24,11 @@ type Input struct {
 	Pods []*corev1.Pod
 	// DaemonSets add their pods' requests to every new node they would run on.
 	DaemonSets []*appsv1.DaemonSet
+	// Volumes, when set, gives the node requirements a pod's volumes add (state.Volumes), or why
+	// the pod cannot be placed (a claim, volume or class it needs is missing). Like Karpenter's
+	// volume topology, they narrow the nodes a pod may use, not its node affinity: topology
+	// spread counts nodes as the pod's own constraints say.
+	Volumes func(*corev1.Pod) ([]corev1.NodeSelectorRequirement, error)
 	// NamespaceLabels are the labels of each namespace, for affinity terms with a namespaceSelector.
 	NamespaceLabels map[string]map[string]string
 	// WellKnownLabels are the labels the cloud puts on every node it launches (beyond Kubernetes'

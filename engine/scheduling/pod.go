@@ -23,9 +23,11 @@ type podData struct {
 	spreads     []corev1.TopologySpreadConstraint
 	tolerations []corev1.Toleration
 	hostPorts   []hostPort
+	// volumes are where the volumes it claims let it run (Input.Volumes).
+	volumes requirements.Requirements
 
 	// Derived from the soft-constraint state by derive.
-	reqs        requirements.Requirements // node selector, first required term, heaviest preference
+	reqs        requirements.Requirements // node selector, first required term, heaviest preference, volumes
 	owned       []*topoGroup              // spread, affinity and anti-affinity groups it must satisfy
 	ownsInverse []*topoGroup              // inverse groups its required anti-affinity terms feed
 	sig         uint64                    // equal for pods the solver cannot tell apart

@@ -249,6 +249,16 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 		}
 		if missing := s.space.missing(requests); len(missing) > 0 {
 			s.failed[d] = fmt.Sprintf("it requests %s, which no instance type or node offers", strings.Join(missing, ", "))
+			continue
+		}
+		if s.in.Volumes != nil {
+			exprs, err := s.in.Volumes(p)
+			if err != nil { // Karpenter's provisioner ignores a pod whose claim, volume or class is missing
+				s.ignored[d] = err
+				s.failed[d] = err.Error()
+				continue
+			}
+			d.volumes = requirements.FromNodeSelector(exprs)
 		}
 	}
 	s.indexDomains(pods)
@@ -377,7 +387,7 @@ func (s *scheduler) indexDomains(pods []*podData) {
 
 // derive recomputes what a pod asks for from its (possibly relaxed) constraints.
 func (s *scheduler) derive(d *podData) error {
-	d.reqs = d.nodeRequirements()
+	d.reqs = d.nodeRequirements().Merge(d.volumes)
 	d.owned, d.ownsInverse = nil, nil
 	ns := d.pod.Namespace
 	for _, c := range d.spreads {

@@ -1,7 +1,9 @@
 package scheduling
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -660,5 +662,42 @@ func TestIgnoredPods(t *testing.T) {
 				t.Errorf("reason %+v, want %s saying %q", reason, tc.code, tc.contains)
 			}
 		})
+	}
+}
+
+// TestVolumeTopology: a pod goes only where the volumes it claims let it run (Input.Volumes),
+// which its own spec does not say: pods alike but for their volumes are placed apart, an existing
+// node with room in another zone is passed over, and a pod whose claim is missing is not planned.
+func TestVolumeTopology(t *testing.T) {
+	ebsZone := "topology.ebs.csi.aws.com/zone" // the EBS CSI driver's key, read as the zone
+	zones := map[string]corev1.NodeSelectorRequirement{
+		"db-0": {Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"test-zone-2"}},
+		"db-1": {Key: ebsZone, Operator: corev1.NodeSelectorOpIn, Values: []string{"test-zone-3"}},
+	}
+	in := &Input{
+		NodePools: []NodePool{pool("default", 0, syntheticTypes(4))},
+		Nodes: []ExistingNode{{Name: "roomy", Initialized: true, Labels: map[string]string{corev1.LabelHostname: "roomy", zoneKey: "test-zone-1"},
+			Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourcePods: resource.MustParse("110")}}},
+		Pods: pods(3, "db", "1", ""),
+		Volumes: func(p *corev1.Pod) ([]corev1.NodeSelectorRequirement, error) {
+			if r, ok := zones[p.Name]; ok {
+				return []corev1.NodeSelectorRequirement{r}, nil
+			}
+			return nil, errors.New("its PersistentVolumeClaim default/data-db-2 does not exist")
+		},
+	}
+	r := Solve(in)
+	got := map[string]string{}
+	for _, nc := range r.NewNodeClaims {
+		for _, p := range nc.Pods {
+			got[p.Name] = zoneOf(nc)
+		}
+	}
+	if want := map[string]string{"db-0": "test-zone-2", "db-1": "test-zone-3"}; !maps.Equal(got, want) {
+		t.Errorf("new nodeclaims' zones by pod %v, want %v (existing: %v)", got, want, placement(r))
+	}
+	if len(r.Unschedulable) != 1 || r.Unschedulable[0].Pod.Name != "db-2" || r.Unschedulable[0].Reasons[0].Code != ReasonIgnored ||
+		!strings.Contains(r.Unschedulable[0].Reasons[0].Message, "data-db-2 does not exist") {
+		t.Errorf("unschedulable %+v, want db-2 ignored for its missing claim", r.Unschedulable)
 	}
 }

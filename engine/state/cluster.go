@@ -31,11 +31,14 @@ const (
 	// KindVolumeAttachment and KindPVC tell which volumes a node's termination waits for.
 	KindVolumeAttachment = "VolumeAttachment"
 	KindPVC              = "PersistentVolumeClaim"
+	// KindPV and KindStorageClass, with KindPVC, tell where the volumes a pod claims let it run.
+	KindPV           = "PersistentVolume"
+	KindStorageClass = "StorageClass"
 )
 
 // Kinds lists every kind the cluster state holds.
 func Kinds() []string {
-	return []string{KindPod, KindNode, KindNodePool, KindNodeClaim, KindNodeClass, KindPDB, KindDaemonSet, KindVolumeAttachment, KindPVC}
+	return []string{KindPod, KindNode, KindNodePool, KindNodeClaim, KindNodeClass, KindPDB, KindDaemonSet, KindVolumeAttachment, KindPVC, KindPV, KindStorageClass}
 }
 
 // Cluster is the engine's view of a cluster, kept up to date by informers and read through
@@ -54,6 +57,11 @@ type Cluster struct {
 	daemonSets  map[types.NamespacedName]*appsv1.DaemonSet
 	attachments map[string]*storagev1.VolumeAttachment
 	pvcs        map[types.NamespacedName]*corev1.PersistentVolumeClaim
+	pvs         map[string]*corev1.PersistentVolume
+	classes     map[string]*storagev1.StorageClass
+	// volumes is the snapshots' view of pvcs, pvs and classes, nil after they change until a
+	// snapshot builds it again (under the read lock, hence atomic).
+	volumes atomic.Pointer[Volumes]
 	// podOrder holds the pods sorted by key, kept as pods come, change and go, so that a
 	// snapshot lists pods (and each node's) without sorting or looking them up again.
 	podOrder []keyedPod
@@ -96,6 +104,8 @@ func NewCluster(c clock.Clock) *Cluster {
 		daemonSets:   map[types.NamespacedName]*appsv1.DaemonSet{},
 		attachments:  map[string]*storagev1.VolumeAttachment{},
 		pvcs:         map[types.NamespacedName]*corev1.PersistentVolumeClaim{},
+		pvs:          map[string]*corev1.PersistentVolume{},
+		classes:      map[string]*storagev1.StorageClass{},
 		lastPodEvent: map[string]time.Time{},
 		nominated:    map[string]time.Time{},
 		marked:       map[string]struct{}{},
@@ -145,6 +155,7 @@ func (c *Cluster) MarkSynced(kind string) {
 func (c *Cluster) MarkUnwatched(kind, why string) {
 	c.mu.Lock()
 	c.unwatched[kind] = why
+	c.volumes.Store(nil)
 	c.mu.Unlock()
 	c.MarkSynced(kind)
 }
@@ -340,17 +351,29 @@ func (c *Cluster) DeleteDaemonSet(key types.NamespacedName) { remove(c, c.daemon
 func update[K comparable, V any](c *Cluster, m map[K]V, key K, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	m[key] = v
-	c.changed()
+	put(c, m, key, v)
 }
 
 func remove[K comparable, V any](c *Cluster, m map[K]V, key K) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := m[key]; ok {
-		delete(m, key)
-		c.changed()
+	drop(c, m, key)
+}
+
+// put stores v; the caller holds the lock.
+func put[K comparable, V any](c *Cluster, m map[K]V, key K, v V) {
+	m[key] = v
+	c.changed()
+}
+
+// drop forgets key and reports whether it was held; the caller holds the lock.
+func drop[K comparable, V any](c *Cluster, m map[K]V, key K) bool {
+	if _, ok := m[key]; !ok {
+		return false
 	}
+	delete(m, key)
+	c.changed()
+	return true
 }
 
 // Nominate records that the provisioner placed pods on a node (or in-flight NodeClaim) and counts

@@ -39,6 +39,8 @@ type Snapshot struct {
 	NodeClasses []NodeClass
 	PDBs        []*policyv1.PodDisruptionBudget
 	DaemonSets  []*appsv1.DaemonSet
+	// Volumes tells where the volumes pods claim let them run.
+	Volumes *Volumes
 }
 
 // Node is a node as the engine sees it: the Node object, its NodeClaim, or both.
@@ -83,6 +85,7 @@ func (c *Cluster) build() *Snapshot {
 		NodeClasses:          sortedValues(c.nodeClasses, strings.Compare),
 		PDBs:                 sortedValues(c.pdbs, compareNamespaced),
 		DaemonSets:           sortedValues(c.daemonSets, compareNamespaced),
+		Volumes:              c.volumesView(),
 	}
 	// Pods in order, and grouped by the node they count on, in the same order.
 	s.Pods = make([]*corev1.Pod, len(c.podOrder))

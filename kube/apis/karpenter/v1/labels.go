@@ -84,7 +84,9 @@ func NodeClassLabelKey(group, kind string) string {
 }
 
 // NormalizedLabels returns the deprecated label keys that Karpenter rewrites to their
-// well-known equivalents in pod requirements. The map is new on each call.
+// well-known equivalents in pod requirements, with the EBS CSI driver's zone key, which
+// karpenter-provider-aws adds when it starts (volumes of that driver name their zone with it).
+// The map is new on each call.
 func NormalizedLabels() map[string]string {
 	return map[string]string{
 		corev1.LabelFailureDomainBetaZone:   corev1.LabelTopologyZone,
@@ -92,5 +94,6 @@ func NormalizedLabels() map[string]string {
 		"beta.kubernetes.io/arch":           corev1.LabelArchStable,
 		"beta.kubernetes.io/os":             corev1.LabelOSStable,
 		corev1.LabelInstanceType:            corev1.LabelInstanceTypeStable,
+		"topology.ebs.csi.aws.com/zone":     corev1.LabelTopologyZone,
 	}
 }
