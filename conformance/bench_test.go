@@ -25,7 +25,7 @@ import (
 // nodepilot runs a second time with --packing Cost.
 func BenchmarkThousandPods(b *testing.B) {
 	bin := buildNodepilot(b)
-	s := scenario{"thousand", []string{"common", "thousand"}, 1000}
+	s := scenario{"thousand", []string{"common", "thousand"}, 1000, ""}
 	for _, run := range []struct{ name, controller, packing string }{
 		{demo.ControllerKarpenter, demo.ControllerKarpenter, ""},
 		{demo.ControllerNodepilot, demo.ControllerNodepilot, ""},

@@ -32,22 +32,24 @@ import (
 	"github.com/nodepilot/nodepilot/kube/localcluster"
 )
 
-// scenario is a workload both controllers run: the manifests of testdata's folders, and how
-// many of its pods (DaemonSets' aside) run once it is placed.
+// scenario is a workload both controllers run: the manifests of testdata's folders, how many of
+// its pods (DaemonSets' aside) run once it is placed, and the zone its nodes must be in, if one.
 type scenario struct {
 	name string
 	dirs []string
 	pods int
+	zone string
 }
 
 // scenarios are the seed's workloads, each with the common EC2NodeClass and NodePool.
 var scenarios = []scenario{
-	{"inflate", []string{"common", "inflate"}, 5},
-	{"api-pdb", []string{"common", "api-pdb"}, 3},
-	{"gpu", []string{"common", "gpu"}, 1},
-	{"spot-and-on-demand", []string{"common", "spot-and-on-demand"}, 6},
-	{"zonal-spread", []string{"common", "zonal-spread"}, 3},
-	{"daemonset", []string{"common", "inflate", "daemonset"}, 5},
+	{"inflate", []string{"common", "inflate"}, 5, ""},
+	{"api-pdb", []string{"common", "api-pdb"}, 3, ""},
+	{"gpu", []string{"common", "gpu"}, 1, ""},
+	{"spot-and-on-demand", []string{"common", "spot-and-on-demand"}, 6, ""},
+	{"zonal-spread", []string{"common", "zonal-spread"}, 3, ""},
+	{"daemonset", []string{"common", "inflate", "daemonset"}, 5, ""},
+	{"zonal-volume", []string{"common", "zonal-volume"}, 1, "us-east-1c"},
 }
 
 // manifests gathers the files of testdata's folders dirs into one folder, in the order of dirs.
@@ -398,6 +400,13 @@ func TestSameWorkloadBothControllers(t *testing.T) {
 			t.Logf("%-20s | karpenter: %d nodes [%s] $%.4f/h, unschedulable to CreateFleet %s, to running %s | nodepilot: %d nodes [%s] $%.4f/h, %s, %s",
 				s.name, len(karp.f.claims), karp.f.shapes(), karp.price, karp.toLaunch.Round(100*time.Millisecond), karp.toRunning.Round(time.Second),
 				len(ours.f.claims), ours.f.shapes(), ours.price, ours.toLaunch.Round(100*time.Millisecond), ours.toRunning.Round(time.Second))
+			for who, o := range map[string]outcome{demo.ControllerKarpenter: karp, demo.ControllerNodepilot: ours} {
+				for _, nc := range o.f.claims {
+					if s.zone != "" && nc.zone != s.zone {
+						t.Errorf("%s launched %s in %s, want %s (the pods' volume is there)", who, nc.name, nc.zone, s.zone)
+					}
+				}
+			}
 			if len(karp.f.claims) != len(ours.f.claims) {
 				t.Errorf("karpenter launched %d nodes, nodepilot %d", len(karp.f.claims), len(ours.f.claims))
 			}
@@ -546,7 +555,7 @@ func TestKarpenterHandlesAnInterruption(t *testing.T) {
 func TestIgnoredPodBothControllers(t *testing.T) {
 	for _, controller := range []string{demo.ControllerKarpenter, demo.ControllerNodepilot} {
 		t.Run(controller, func(t *testing.T) {
-			c := start(t, 4*time.Minute, scenario{"ignored", []string{"common", "ignored"}, 0})
+			c := start(t, 4*time.Minute, scenario{"ignored", []string{"common", "ignored"}, 0, ""})
 			c.place()
 			defer c.run(controller)()
 			deadline := time.Now().Add(2 * time.Minute)
@@ -578,7 +587,7 @@ func TestIgnoredPodBothControllers(t *testing.T) {
 func TestUnsupportedAliasBothControllers(t *testing.T) {
 	for _, controller := range []string{demo.ControllerKarpenter, demo.ControllerNodepilot} {
 		t.Run(controller, func(t *testing.T) {
-			c := start(t, 4*time.Minute, scenario{"al2", []string{"al2"}, 0})
+			c := start(t, 4*time.Minute, scenario{"al2", []string{"al2"}, 0, ""})
 			defer c.run(controller)()
 			deadline := time.Now().Add(2 * time.Minute)
 			for {

@@ -40,7 +40,7 @@ const (
 // Lease at once, so the last standby leads without waiting for it to expire.
 func TestInstalledFailover(t *testing.T) {
 	bin := buildNodepilot(t)
-	c := start(t, 8*time.Minute, scenario{"failover", []string{"common", "failover"}, 0})
+	c := start(t, 8*time.Minute, scenario{"failover", []string{"common", "failover"}, 0, ""})
 	opts := c.env.KarpenterOptions()
 	container := install(t, c, map[string]any{"settings": map[string]any{
 		"clusterName": opts.ClusterName, "interruptionQueue": opts.InterruptionQueue}})

@@ -138,6 +138,18 @@ func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []by
 				return fmt.Errorf("%s: %w", file, err)
 			}
 			_, err = c.Kube.CoreV1().Pods(namespace(p.Namespace)).Create(ctx, &p, metav1.CreateOptions{})
+		case "PersistentVolume":
+			var pv corev1.PersistentVolume
+			if err := yaml.UnmarshalStrict(doc, &pv); err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			_, err = c.Kube.CoreV1().PersistentVolumes().Create(ctx, &pv, metav1.CreateOptions{})
+		case "PersistentVolumeClaim":
+			var pvc corev1.PersistentVolumeClaim
+			if err := yaml.UnmarshalStrict(doc, &pvc); err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			_, err = c.Kube.CoreV1().PersistentVolumeClaims(namespace(pvc.Namespace)).Create(ctx, &pvc, metav1.CreateOptions{})
 		case "HorizontalPodAutoscaler":
 			var hpa autoscalingv2.HorizontalPodAutoscaler
 			if err := yaml.UnmarshalStrict(doc, &hpa); err != nil {
