@@ -34,9 +34,12 @@ func (s *scheduler) explain(p *podData, timedOut bool) []Reason {
 		if errors.Is(err, errNotForKarpenter) {
 			code = ReasonNotForKarpenter
 		}
+		hint := "use well-known labels or your own, not kubernetes.io/hostname nor the karpenter.sh and karpenter.k8s.aws domains"
+		if errors.As(err, new(volumeError)) {
+			hint = "create what it names, or correct the pod's volumes"
+		}
 		// The error alone, as Karpenter's FailedScheduling event carries it.
-		return []Reason{{Code: code, Message: err.Error(),
-			Hint: "use well-known labels or your own, not kubernetes.io/hostname nor the karpenter.sh and karpenter.k8s.aws domains"}}
+		return []Reason{{Code: code, Message: err.Error(), Hint: hint}}
 	}
 	if msg, bad := s.failed[p]; bad {
 		return []Reason{{Code: ReasonInvalidPod, Message: "the pod's spec cannot be evaluated: " + msg,
@@ -81,8 +84,13 @@ func (s *scheduler) explainTemplate(t *template, p *podData, checks []check) Rea
 			Hint:    fmt.Sprintf("add a toleration for %s to the pod, or let another NodePool take it", taintText(*taint))}
 	}
 	if c := t.reqs.Compatible(p.reqs, s.wellKnown); c != nil {
-		return Reason{Code: ReasonRequirementConflict, Message: conflictText(c),
+		r := Reason{Code: ReasonRequirementConflict, Message: conflictText(c),
 			Hint: fmt.Sprintf("change the pod's node selector or affinity on %s, or the NodePool's requirements", c.Key)}
+		if p.volumes.Has(c.Key) {
+			r.Message += " (its persistent volumes can attach only there)"
+			r.Hint = fmt.Sprintf("let the NodePool launch where the pod's volumes are (%s), or give the pod volumes where the NodePool launches", c.Key)
+		}
+		return r
 	}
 	nc := newNodeClaim(s, t)
 	reqs := nc.reqs.Merge(p.reqs)

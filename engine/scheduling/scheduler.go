@@ -254,7 +254,7 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 		if s.in.Volumes != nil {
 			exprs, err := s.in.Volumes(p)
 			if err != nil { // Karpenter's provisioner ignores a pod whose claim, volume or class is missing
-				s.ignored[d] = err
+				s.ignored[d] = volumeError{err}
 				s.failed[d] = err.Error()
 				continue
 			}
@@ -276,6 +276,9 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 	}
 	return pods
 }
+
+// volumeError is why a pod's volumes keep it from being placed (Input.Volumes).
+type volumeError struct{ error }
 
 // unlimited is the allowance of a dimension without a limit, far enough below maxValue that
 // adding reservations back to it stays exact.

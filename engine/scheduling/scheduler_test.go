@@ -699,5 +699,14 @@ func TestVolumeTopology(t *testing.T) {
 	if len(r.Unschedulable) != 1 || r.Unschedulable[0].Pod.Name != "db-2" || r.Unschedulable[0].Reasons[0].Code != ReasonIgnored ||
 		!strings.Contains(r.Unschedulable[0].Reasons[0].Message, "data-db-2 does not exist") {
 		t.Errorf("unschedulable %+v, want db-2 ignored for its missing claim", r.Unschedulable)
+	} else if hint := r.Unschedulable[0].Reasons[0].Hint; !strings.Contains(hint, "create what it names") {
+		t.Errorf("hint %q, want one about the missing claim", hint)
+	}
+	// A NodePool that launches only where the volume is not: the reason says the volume asks.
+	in.NodePools = []NodePool{pool("default", 0, syntheticTypes(4), requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1"))}
+	in.Nodes, in.Pods = nil, in.Pods[:1]
+	r = Solve(in)
+	if len(r.Unschedulable) != 1 || !strings.Contains(r.Unschedulable[0].Reasons[0].Message, "its persistent volumes can attach only there") {
+		t.Errorf("unschedulable %+v, want db-0 refused for its volume's zone", r.Unschedulable)
 	}
 }
