@@ -118,7 +118,7 @@ func (v *Volumes) Requirements(p *corev1.Pod) ([]corev1.NodeSelectorRequirement,
 				return nil, fmt.Errorf("its PersistentVolumeClaim %s/%s is bound to PersistentVolume %s, which does not exist", p.Namespace, claim, pvc.Spec.VolumeName)
 			}
 			if a := pv.Spec.NodeAffinity; a != nil && a.Required != nil {
-				out = append(out, oneTerm(termsOf(a.Required.NodeSelectorTerms))...)
+				out = append(out, oneTerm(termsOf(pv, a.Required.NodeSelectorTerms))...)
 			}
 			continue
 		case pvc != nil:
@@ -144,18 +144,26 @@ func (v *Volumes) Requirements(p *corev1.Pod) ([]corev1.NodeSelectorRequirement,
 	return out, nil
 }
 
-func termsOf(ts []corev1.NodeSelectorTerm) [][]corev1.NodeSelectorRequirement {
+// termsOf lists a volume's node selector terms. A local or host path volume's hostname is left
+// out, as Karpenter leaves it: its pod, moved, starts on a new node with a new volume of its own.
+func termsOf(pv *corev1.PersistentVolume, ts []corev1.NodeSelectorTerm) [][]corev1.NodeSelectorRequirement {
+	local := pv.Spec.Local != nil || pv.Spec.HostPath != nil
 	out := make([][]corev1.NodeSelectorRequirement, 0, len(ts))
 	for _, t := range ts {
-		out = append(out, t.MatchExpressions)
+		exprs := t.MatchExpressions
+		if local {
+			exprs = slices.DeleteFunc(slices.Clone(exprs), func(r corev1.NodeSelectorRequirement) bool { return r.Key == corev1.LabelHostname })
+		}
+		out = append(out, exprs)
 	}
 	return out
 }
 
 // oneTerm folds alternative terms into one: their values merged when each term is a single In
-// on the same key, else the first term.
+// on the same key, else the first term. A term without requirements allows every node, and so
+// do the terms together.
 func oneTerm(terms [][]corev1.NodeSelectorRequirement) []corev1.NodeSelectorRequirement {
-	if len(terms) == 0 {
+	if len(terms) == 0 || slices.ContainsFunc(terms, func(t []corev1.NodeSelectorRequirement) bool { return len(t) == 0 }) {
 		return nil
 	}
 	first := terms[0]

@@ -32,6 +32,11 @@ func TestVolumesRequirements(t *testing.T) {
 		}
 		return pv
 	}
+	localDisk := func(name string, terms ...[]corev1.NodeSelectorRequirement) *corev1.PersistentVolume {
+		pv := volume(name, terms...)
+		pv.Spec.Local = &corev1.LocalVolumeSource{Path: "/mnt/disks/" + name}
+		return pv
+	}
 	class := func(name string, zones ...string) *storagev1.StorageClass {
 		sc := &storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: name}}
 		for _, z := range zones {
@@ -58,6 +63,8 @@ func TestVolumesRequirements(t *testing.T) {
 		claim("bound-ab", "pv-ab", "gp3"), volume("pv-ab", []corev1.NodeSelectorRequirement{zone("us-east-1a")}, []corev1.NodeSelectorRequirement{zone("us-east-1b")}),
 		claim("bound-local", "pv-local", "local"), volume("pv-local", hostnameAndZone, []corev1.NodeSelectorRequirement{zone("us-east-1b")}),
 		claim("bound-anywhere", "pv-anywhere", "efs"), volume("pv-anywhere"),
+		claim("on-disk", "pv-disk", "local"), localDisk("pv-disk", hostnameAndZone),
+		claim("on-this-node", "pv-this-node", "local"), localDisk("pv-this-node", hostnameAndZone[1:], []corev1.NodeSelectorRequirement{zone("us-east-1a")}),
 		claim("waiting", "", "gp3-east-1b"), class("gp3-east-1b", "us-east-1b"), class("gp3-east-1c", "us-east-1c"),
 		claim("waiting-any", "", "gp3"), class("gp3"),
 		claim("lost", "pv-gone", "gp3"), claim("unclassed", "", "missing-class"),
@@ -73,6 +80,8 @@ func TestVolumesRequirements(t *testing.T) {
 		{name: "a volume's alternative zones are merged", pod: usesClaim("bound-ab"), want: []corev1.NodeSelectorRequirement{zone("us-east-1a", "us-east-1b")}},
 		{name: "alternatives of other shapes keep the first", pod: usesClaim("bound-local"), want: hostnameAndZone},
 		{name: "a volume without node affinity adds nothing", pod: usesClaim("bound-anywhere")},
+		{name: "a local volume's hostname is left out", pod: usesClaim("on-disk"), want: []corev1.NodeSelectorRequirement{zone("us-east-1a")}},
+		{name: "a local volume's hostname-only term allows every node", pod: usesClaim("on-this-node")},
 		{name: "a claim waiting for its first consumer, its class's zones", pod: usesClaim("waiting"),
 			want: []corev1.NodeSelectorRequirement{{Key: "topology.ebs.csi.aws.com/zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"us-east-1b"}}}},
 		{name: "a class without allowed topologies adds nothing", pod: usesClaim("waiting-any")},
