@@ -103,7 +103,10 @@ func (v *Volumes) Requirements(p *corev1.Pod) ([]corev1.NodeSelectorRequirement,
 			claim = vol.PersistentVolumeClaim.ClaimName
 		case vol.Ephemeral != nil && vol.Ephemeral.VolumeClaimTemplate != nil:
 			// A generic ephemeral volume's claim is named after its pod, and made once the pod is:
-			// until then its template names the class.
+			// until then its template names the class. Here nodepilot departs from Karpenter, whose
+			// provisioner ignores the pod until the claim exists (GetPersistentVolumeClaim in
+			// sigs.k8s.io/karpenter v1.14.3 fails on it): the claim comes within moments, and the
+			// template already says where its volume may be made.
 			claim, class = p.Name+"-"+vol.Name, ptr.Deref(vol.Ephemeral.VolumeClaimTemplate.Spec.StorageClassName, "")
 		default:
 			continue
