@@ -281,8 +281,7 @@ func TestTerminationWaitsForVolumesToDetach(t *testing.T) {
 			h.Deployment("agent", 1, enginetest.Resources("100m", ""), claim("agent-data"),
 				enginetest.WithTolerations(corev1.Toleration{Key: karpv1.DisruptedTaintKey, Operator: corev1.TolerationOpExists}))
 			for _, name := range []string{"db-data", "agent-data"} {
-				h.Cluster.UpdatePVC(&corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
-					Spec: corev1.PersistentVolumeClaimSpec{VolumeName: "pv-" + name}})
+				h.Cluster.UpdatePVC(boundClaim(name, "pv-"+name))
 				h.Cluster.UpdatePV(&corev1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: "pv-" + name}})
 			}
 			h.Advance(time.Minute, time.Second)

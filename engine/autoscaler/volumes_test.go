@@ -10,6 +10,15 @@ import (
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 )
 
+// boundClaim is a claim in the default namespace bound to a volume, as the volume controller
+// leaves it.
+func boundClaim(name, volume string) *corev1.PersistentVolumeClaim {
+	return &corev1.PersistentVolumeClaim{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, Annotations: map[string]string{"pv.kubernetes.io/bind-completed": "yes"}},
+		Spec:       corev1.PersistentVolumeClaimSpec{VolumeName: volume},
+		Status:     corev1.PersistentVolumeClaimStatus{Phase: corev1.ClaimBound}}
+}
+
 // TestPodsStayInTheirVolumesZone: a pod whose claim is bound to a volume in one zone gets its
 // node in that zone, and consolidation does not move it to a node with room in another zone,
 // where kube-scheduler would leave it pending (its volume cannot attach there).
@@ -17,8 +26,7 @@ func TestPodsStayInTheirVolumesZone(t *testing.T) {
 	h := newHarness(t)
 	h.NodePool("default", consolidateAfter(0))
 	const zone = "us-east-1c"
-	h.Cluster.UpdatePVC(&corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "data"},
-		Spec: corev1.PersistentVolumeClaimSpec{VolumeName: "pv-data"}})
+	h.Cluster.UpdatePVC(boundClaim("data", "pv-data"))
 	h.Cluster.UpdatePV(&corev1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: "pv-data"},
 		Spec: corev1.PersistentVolumeSpec{NodeAffinity: &corev1.VolumeNodeAffinity{Required: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
 			MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "topology.ebs.csi.aws.com/zone", Operator: corev1.NodeSelectorOpIn, Values: []string{zone}}}}}}}}})

@@ -35,7 +35,11 @@ func (s *scheduler) explain(p *podData, timedOut bool) []Reason {
 			code = ReasonNotForKarpenter
 		}
 		hint := "use well-known labels or your own, not kubernetes.io/hostname nor the karpenter.sh and karpenter.k8s.aws domains"
-		if errors.As(err, new(volumeError)) {
+		var fix interface{ Hint() string }
+		switch {
+		case errors.As(err, &fix):
+			hint = fix.Hint()
+		case errors.As(err, new(volumeError)):
 			hint = "create what it names, or correct the pod's volumes"
 		}
 		// The error alone, as Karpenter's FailedScheduling event carries it.

@@ -277,8 +277,11 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 	return pods
 }
 
-// volumeError is why a pod's volumes keep it from being placed (Input.Volumes).
+// volumeError is why a pod's volumes keep it from being placed (Input.Volumes); the error may
+// carry its own hint (a Hint method).
 type volumeError struct{ error }
+
+func (e volumeError) Unwrap() error { return e.error }
 
 // unlimited is the allowance of a dimension without a limit, far enough below maxValue that
 // adding reservations back to it stays exact.

@@ -665,9 +665,18 @@ func TestIgnoredPods(t *testing.T) {
 	}
 }
 
+// hintedError is an error that says what fixes it, as state.VolumeError does.
+type hintedError struct {
+	error
+	hint string
+}
+
+func (e hintedError) Hint() string { return e.hint }
+
 // TestVolumeTopology: a pod goes only where the volumes it claims let it run (Input.Volumes),
 // which its own spec does not say: pods alike but for their volumes are placed apart, an existing
-// node with room in another zone is passed over, and a pod whose claim is missing is not planned.
+// node with room in another zone is passed over, and a pod whose claim is missing or being deleted
+// is not planned, with the error's own hint where it has one.
 func TestVolumeTopology(t *testing.T) {
 	ebsZone := "topology.ebs.csi.aws.com/zone" // the EBS CSI driver's key, read as the zone
 	zones := map[string]corev1.NodeSelectorRequirement{
@@ -678,10 +687,13 @@ func TestVolumeTopology(t *testing.T) {
 		NodePools: []NodePool{pool("default", 0, syntheticTypes(4))},
 		Nodes: []ExistingNode{{Name: "roomy", Initialized: true, Labels: map[string]string{corev1.LabelHostname: "roomy", zoneKey: "test-zone-1"},
 			Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourcePods: resource.MustParse("110")}}},
-		Pods: pods(3, "db", "1", ""),
+		Pods: pods(4, "db", "1", ""),
 		Volumes: func(p *corev1.Pod) ([]corev1.NodeSelectorRequirement, error) {
 			if r, ok := zones[p.Name]; ok {
 				return []corev1.NodeSelectorRequirement{r}, nil
+			}
+			if p.Name == "db-3" {
+				return nil, hintedError{errors.New("its PersistentVolumeClaim default/data-db-3 is being deleted"), "give the pod a new claim"}
 			}
 			return nil, errors.New("its PersistentVolumeClaim default/data-db-2 does not exist")
 		},
@@ -696,11 +708,20 @@ func TestVolumeTopology(t *testing.T) {
 	if want := map[string]string{"db-0": "test-zone-2", "db-1": "test-zone-3"}; !maps.Equal(got, want) {
 		t.Errorf("new nodeclaims' zones by pod %v, want %v (existing: %v)", got, want, placement(r))
 	}
-	if len(r.Unschedulable) != 1 || r.Unschedulable[0].Pod.Name != "db-2" || r.Unschedulable[0].Reasons[0].Code != ReasonIgnored ||
-		!strings.Contains(r.Unschedulable[0].Reasons[0].Message, "data-db-2 does not exist") {
-		t.Errorf("unschedulable %+v, want db-2 ignored for its missing claim", r.Unschedulable)
-	} else if hint := r.Unschedulable[0].Reasons[0].Hint; !strings.Contains(hint, "create what it names") {
-		t.Errorf("hint %q, want one about the missing claim", hint)
+	ignored := map[string]Reason{}
+	for _, u := range r.Unschedulable {
+		ignored[u.Pod.Name] = u.Reasons[0]
+	}
+	for name, want := range map[string]Reason{
+		"db-2": {Message: "data-db-2 does not exist", Hint: "create what it names"},
+		"db-3": {Message: "data-db-3 is being deleted", Hint: "give the pod a new claim"}, // the error's own hint
+	} {
+		if got := ignored[name]; got.Code != ReasonIgnored || !strings.Contains(got.Message, want.Message) || !strings.Contains(got.Hint, want.Hint) {
+			t.Errorf("%s: reason %+v, want it ignored saying %q with the hint %q", name, got, want.Message, want.Hint)
+		}
+	}
+	if len(r.Unschedulable) != 2 {
+		t.Errorf("unschedulable %+v, want db-2 and db-3 ignored for their claims", r.Unschedulable)
 	}
 	// A NodePool that launches only where the volume is not: the reason says the volume asks.
 	in.NodePools = []NodePool{pool("default", 0, syntheticTypes(4), requirements.New(zoneKey, corev1.NodeSelectorOpIn, "test-zone-1"))}

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/types"
+	volumehelpers "k8s.io/component-helpers/storage/volume"
 	"k8s.io/utils/ptr"
 )
 
@@ -84,9 +85,8 @@ func (c *Cluster) volumesView() *Volumes {
 	return c.volumes.Load()
 }
 
-// Requirements are the node requirements p's volumes add, or an error naming the claim, volume
-// or storage class that p needs and that does not exist (kube-scheduler does not place such a pod
-// either). Where a volume or a class allows several alternatives (node selector terms, allowed
+// Requirements are the node requirements p's volumes add, or a *VolumeError saying why p cannot be
+// placed yet. Where a volume or a class allows several alternatives (node selector terms, allowed
 // topologies), they are merged when each is one In requirement on the same key (zones, as EBS
 // volumes and classes give them); otherwise only the first is kept, which places the pod on a
 // subset of the nodes it may use, never outside them. When the identity may not read one of these
@@ -97,54 +97,123 @@ func (v *Volumes) Requirements(p *corev1.Pod) ([]corev1.NodeSelectorRequirement,
 	}
 	var out []corev1.NodeSelectorRequirement
 	for _, vol := range p.Spec.Volumes {
-		var claim, class string
-		switch {
-		case vol.PersistentVolumeClaim != nil:
-			claim = vol.PersistentVolumeClaim.ClaimName
-		case vol.Ephemeral != nil && vol.Ephemeral.VolumeClaimTemplate != nil:
-			// A generic ephemeral volume's claim is named after its pod, and made once the pod is:
-			// until then its template names the class. Here nodepilot departs from Karpenter, whose
-			// provisioner ignores the pod until the claim exists (GetPersistentVolumeClaim in
-			// sigs.k8s.io/karpenter v1.14.3 fails on it): the claim comes within moments, and the
-			// template already says where its volume may be made.
-			claim, class = p.Name+"-"+vol.Name, ptr.Deref(vol.Ephemeral.VolumeClaimTemplate.Spec.StorageClassName, "")
-		default:
-			continue
-		}
-		pvc := v.pvcs[types.NamespacedName{Namespace: p.Namespace, Name: claim}]
-		switch {
-		case pvc == nil && vol.Ephemeral == nil:
-			return nil, fmt.Errorf("its PersistentVolumeClaim %s/%s does not exist", p.Namespace, claim)
-		case pvc != nil && pvc.Spec.VolumeName != "":
-			pv := v.pvs[pvc.Spec.VolumeName]
-			if pv == nil {
-				return nil, fmt.Errorf("its PersistentVolumeClaim %s/%s is bound to PersistentVolume %s, which does not exist", p.Namespace, claim, pvc.Spec.VolumeName)
-			}
-			if a := pv.Spec.NodeAffinity; a != nil && a.Required != nil {
-				out = append(out, oneTerm(termsOf(pv, a.Required.NodeSelectorTerms))...)
-			}
-			continue
-		case pvc != nil:
-			class = ptr.Deref(pvc.Spec.StorageClassName, "")
-		}
-		if class == "" {
-			continue
-		}
-		sc := v.classes[class]
-		if sc == nil {
-			return nil, fmt.Errorf("its volume %s asks for StorageClass %s, which does not exist", vol.Name, class)
-		}
-		var terms [][]corev1.NodeSelectorRequirement
-		for _, t := range sc.AllowedTopologies {
-			var term []corev1.NodeSelectorRequirement
-			for _, e := range t.MatchLabelExpressions {
-				term = append(term, corev1.NodeSelectorRequirement{Key: e.Key, Operator: corev1.NodeSelectorOpIn, Values: e.Values})
-			}
-			terms = append(terms, term)
+		terms, err := v.topology(p, vol)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, oneTerm(terms)...)
 	}
 	return out, nil
+}
+
+// VolumeError says why a pod's volumes keep it from being placed now, and what would let it be.
+type VolumeError struct {
+	// Problem names the claim, volume or class and what is wrong with it.
+	Problem string
+	// Fix says what lets the pod be placed.
+	Fix string
+}
+
+func (e *VolumeError) Error() string { return e.Problem }
+
+// Hint says what lets the pod be placed.
+func (e *VolumeError) Hint() string { return e.Fix }
+
+func volumeError(fix, format string, args ...any) *VolumeError {
+	return &VolumeError{Problem: fmt.Sprintf(format, args...), Fix: fix}
+}
+
+// topology is where one of p's volumes can be attached, as alternative terms (none: anywhere).
+// A pod is not placed, as Karpenter's provisioner does not place it (ValidatePersistentVolumeClaims
+// in sigs.k8s.io/karpenter v1.14.3, after kube-scheduler's VolumeBinding filter), while its claim,
+// bound volume or class is missing, its claim or volume is being deleted or its claim is Lost, the
+// binding of a claim that names its volume is not complete, or an unbound claim names no class or
+// one that binds at once rather than for its first consumer.
+func (v *Volumes) topology(p *corev1.Pod, vol corev1.Volume) ([][]corev1.NodeSelectorRequirement, error) {
+	var name string
+	switch {
+	case vol.PersistentVolumeClaim != nil:
+		name = vol.PersistentVolumeClaim.ClaimName
+	case vol.Ephemeral != nil && vol.Ephemeral.VolumeClaimTemplate != nil:
+		name = p.Name + "-" + vol.Name // a generic ephemeral volume's claim is named after its pod
+	default:
+		return nil, nil
+	}
+	key := types.NamespacedName{Namespace: p.Namespace, Name: name}
+	pvc := v.pvcs[key]
+	switch {
+	case pvc == nil && vol.Ephemeral != nil:
+		// The claim is made once the pod is: until then its template names the class. Here
+		// nodepilot departs from Karpenter, whose provisioner ignores the pod until the claim
+		// exists (GetPersistentVolumeClaim in sigs.k8s.io/karpenter v1.14.3 fails on it): the claim
+		// comes within moments, and the template already says where its volume may be made.
+		class := ptr.Deref(vol.Ephemeral.VolumeClaimTemplate.Spec.StorageClassName, "")
+		if class == "" {
+			return nil, nil
+		}
+		return v.classTopology(key, class)
+	case pvc == nil:
+		return nil, volumeError("create the claim, or correct the pod's volumes", "its PersistentVolumeClaim %s does not exist", key)
+	case pvc.DeletionTimestamp != nil:
+		return nil, volumeError("give the pod a claim that is not being deleted", "its PersistentVolumeClaim %s is being deleted", key)
+	case pvc.Status.Phase == corev1.ClaimLost:
+		return nil, volumeError("restore the volume, or give the pod a new claim",
+			"its PersistentVolumeClaim %s is Lost: PersistentVolume %s, which it was bound to, no longer exists", key, pvc.Spec.VolumeName)
+	case pvc.Spec.VolumeName != "":
+		return v.boundTopology(key, pvc)
+	}
+	class := ptr.Deref(pvc.Spec.StorageClassName, "")
+	if class == "" {
+		return nil, volumeError("name a StorageClass in the claim, or bind it to a PersistentVolume",
+			"its PersistentVolumeClaim %s is not bound and names no StorageClass", key)
+	}
+	return v.classTopology(key, class)
+}
+
+// boundTopology is where the volume a claim names can be attached.
+func (v *Volumes) boundTopology(key types.NamespacedName, pvc *corev1.PersistentVolumeClaim) ([][]corev1.NodeSelectorRequirement, error) {
+	pv := v.pvs[pvc.Spec.VolumeName]
+	switch {
+	case pv == nil:
+		return nil, volumeError("restore the volume, or give the pod a new claim",
+			"its PersistentVolumeClaim %s is bound to PersistentVolume %s, which does not exist", key, pvc.Spec.VolumeName)
+	case pv.DeletionTimestamp != nil:
+		return nil, volumeError("give the pod a new claim",
+			"its PersistentVolumeClaim %s is bound to PersistentVolume %s, which is being deleted", key, pv.Name)
+	}
+	// kube-scheduler counts a claim as bound only once the volume controller has completed the
+	// binding, and Karpenter follows it.
+	if _, done := pvc.Annotations[volumehelpers.AnnBindCompleted]; !done {
+		return nil, volumeError("kube-controller-manager's volume controller completes it: check that it runs and that the volume's claimRef names this claim",
+			"its PersistentVolumeClaim %s names PersistentVolume %s, but the binding is not complete (no %s annotation)", key, pv.Name, volumehelpers.AnnBindCompleted)
+	}
+	if a := pv.Spec.NodeAffinity; a != nil && a.Required != nil {
+		return termsOf(pv, a.Required.NodeSelectorTerms), nil
+	}
+	return nil, nil
+}
+
+// classTopology is where a class may make the volume of a claim that is not bound yet.
+func (v *Volumes) classTopology(key types.NamespacedName, class string) ([][]corev1.NodeSelectorRequirement, error) {
+	sc := v.classes[class]
+	switch {
+	case sc == nil:
+		return nil, volumeError("create the StorageClass, or correct the claim",
+			"its PersistentVolumeClaim %s asks for StorageClass %s, which does not exist", key, class)
+	case ptr.Deref(sc.VolumeBindingMode, "") == storagev1.VolumeBindingImmediate:
+		// The volume is made, and its zone chosen, before the pod is placed.
+		return nil, volumeError("wait for the volume to be made, or use a class with volumeBindingMode WaitForFirstConsumer",
+			"its PersistentVolumeClaim %s is not bound yet, and StorageClass %s binds at once (Immediate), not for the pod", key, class)
+	}
+	terms := make([][]corev1.NodeSelectorRequirement, 0, len(sc.AllowedTopologies))
+	for _, t := range sc.AllowedTopologies {
+		var term []corev1.NodeSelectorRequirement
+		for _, e := range t.MatchLabelExpressions {
+			term = append(term, corev1.NodeSelectorRequirement{Key: e.Key, Operator: corev1.NodeSelectorOpIn, Values: e.Values})
+		}
+		terms = append(terms, term)
+	}
+	return terms, nil
 }
 
 // termsOf lists a volume's node selector terms. A local or host path volume's hostname is left

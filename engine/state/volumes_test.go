@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,9 +19,16 @@ func TestVolumesRequirements(t *testing.T) {
 	zone := func(zones ...string) corev1.NodeSelectorRequirement {
 		return corev1.NodeSelectorRequirement{Key: corev1.LabelTopologyZone, Operator: corev1.NodeSelectorOpIn, Values: zones}
 	}
+	// claim is a claim bound to volume, as the volume controller leaves it, or unbound when volume
+	// is "".
 	claim := func(name, volume, class string) *corev1.PersistentVolumeClaim {
-		return &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "db", Name: name},
+		pvc := &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "db", Name: name},
 			Spec: corev1.PersistentVolumeClaimSpec{VolumeName: volume, StorageClassName: ptr.To(class)}}
+		if volume != "" {
+			pvc.Annotations = map[string]string{"pv.kubernetes.io/bind-completed": "yes"}
+			pvc.Status.Phase = corev1.ClaimBound
+		}
+		return pvc
 	}
 	volume := func(name string, terms ...[]corev1.NodeSelectorRequirement) *corev1.PersistentVolume {
 		pv := &corev1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: name}}
@@ -45,6 +53,20 @@ func TestVolumesRequirements(t *testing.T) {
 		}
 		return sc
 	}
+	deleting := func(pvc *corev1.PersistentVolumeClaim) *corev1.PersistentVolumeClaim {
+		pvc.DeletionTimestamp = &metav1.Time{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+		return pvc
+	}
+	lost := claim("lost", "pv-lost", "gp3")
+	lost.Status.Phase = corev1.ClaimLost
+	unfinished := claim("unfinished", "pv-a", "gp3")
+	unfinished.Annotations = nil
+	deletedVolume := volume("pv-deleting")
+	deletedVolume.DeletionTimestamp = &metav1.Time{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	immediate := class("gp2")
+	immediate.VolumeBindingMode = ptr.To(storagev1.VolumeBindingImmediate)
+	waitForConsumer := class("gp3-east-1b", "us-east-1b")
+	waitForConsumer.VolumeBindingMode = ptr.To(storagev1.VolumeBindingWaitForFirstConsumer)
 	usesClaim := func(names ...string) *corev1.Pod {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "db", Name: "db-0"}}
 		p.Spec.Volumes = append(p.Spec.Volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
@@ -65,9 +87,11 @@ func TestVolumesRequirements(t *testing.T) {
 		claim("bound-anywhere", "pv-anywhere", "efs"), volume("pv-anywhere"),
 		claim("on-disk", "pv-disk", "local"), localDisk("pv-disk", hostnameAndZone),
 		claim("on-this-node", "pv-this-node", "local"), localDisk("pv-this-node", hostnameAndZone[1:], []corev1.NodeSelectorRequirement{zone("us-east-1a")}),
-		claim("waiting", "", "gp3-east-1b"), class("gp3-east-1b", "us-east-1b"), class("gp3-east-1c", "us-east-1c"),
+		claim("waiting", "", "gp3-east-1b"), waitForConsumer, class("gp3-east-1c", "us-east-1c"),
 		claim("waiting-any", "", "gp3"), class("gp3"),
-		claim("lost", "pv-gone", "gp3"), claim("unclassed", "", "missing-class"),
+		claim("gone", "pv-gone", "gp3"), claim("unclassed", "", "missing-class"),
+		deleting(claim("deleting", "pv-a", "gp3")), lost, unfinished, claim("on-deleted", "pv-deleting", "gp3"), deletedVolume,
+		claim("no-class", "", ""), claim("immediate", "", "gp2"), immediate,
 	}
 	for _, tc := range []struct {
 		name    string
@@ -90,8 +114,15 @@ func TestVolumesRequirements(t *testing.T) {
 		{name: "an ephemeral volume before its claim is made, its template's class", pod: ephemeral,
 			want: []corev1.NodeSelectorRequirement{{Key: "topology.ebs.csi.aws.com/zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"us-east-1c"}}}},
 		{name: "a missing claim", pod: usesClaim("nowhere"), wantErr: "PersistentVolumeClaim db/nowhere does not exist"},
-		{name: "a missing volume", pod: usesClaim("lost"), wantErr: "bound to PersistentVolume pv-gone, which does not exist"},
+		{name: "a missing volume", pod: usesClaim("gone"), wantErr: "bound to PersistentVolume pv-gone, which does not exist"},
 		{name: "a missing class", pod: usesClaim("unclassed"), wantErr: "StorageClass missing-class, which does not exist"},
+		{name: "a claim being deleted", pod: usesClaim("deleting"), wantErr: "db/deleting is being deleted"},
+		{name: "a Lost claim", pod: usesClaim("lost"), wantErr: "db/lost is Lost: PersistentVolume pv-lost"},
+		{name: "a binding not complete", pod: usesClaim("unfinished"), wantErr: "the binding is not complete (no pv.kubernetes.io/bind-completed annotation)"},
+		{name: "a volume being deleted", pod: usesClaim("on-deleted"), wantErr: "PersistentVolume pv-deleting, which is being deleted"},
+		{name: "an unbound claim without a class", pod: usesClaim("no-class"), wantErr: "db/no-class is not bound and names no StorageClass"},
+		{name: "an unbound claim of an Immediate class", pod: usesClaim("immediate"), wantErr: "StorageClass gp2 binds at once (Immediate)"},
+		{name: "one volume's error is the pod's", pod: usesClaim("bound-a", "deleting"), wantErr: "db/deleting is being deleted"},
 		{name: "volumes not readable add nothing", pod: usesClaim("nowhere"), hide: KindPV},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,8 +142,9 @@ func TestVolumesRequirements(t *testing.T) {
 			}
 			got, err := c.Snapshot().Volumes.Requirements(tc.pod)
 			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("error %v, want one saying %q", err, tc.wantErr)
+				var ve *VolumeError
+				if !errors.As(err, &ve) || !strings.Contains(err.Error(), tc.wantErr) || ve.Hint() == "" {
+					t.Fatalf("error %v, want a VolumeError with a hint saying %q", err, tc.wantErr)
 				}
 				return
 			}
@@ -133,7 +165,9 @@ func TestVolumesFollowChanges(t *testing.T) {
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "db", Name: "db-0"}, Spec: corev1.PodSpec{Volumes: []corev1.Volume{{
 		Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: "data"}}}}}}
 	before := c.Snapshot()
-	c.UpdatePVC(&corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "db", Name: "data"}})
+	c.UpdateStorageClass(&storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: "gp3"}})
+	c.UpdatePVC(&corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "db", Name: "data"},
+		Spec: corev1.PersistentVolumeClaimSpec{StorageClassName: ptr.To("gp3")}})
 	after := c.Snapshot()
 	if _, err := before.Volumes.Requirements(pod); err == nil {
 		t.Error("the snapshot taken before the claim existed finds it")
