@@ -211,18 +211,25 @@ func (v *Volumes) classTopology(key types.NamespacedName, class string) ([][]cor
 		for _, e := range t.MatchLabelExpressions {
 			term = append(term, corev1.NodeSelectorRequirement{Key: e.Key, Operator: corev1.NodeSelectorOpIn, Values: e.Values})
 		}
-		terms = append(terms, term)
+		if len(term) > 0 { // an empty term selects nothing, and Karpenter skips it
+			terms = append(terms, term)
+		}
 	}
 	return terms, nil
 }
 
-// termsOf lists a volume's node selector terms. A local or host path volume's hostname is left
-// out, as Karpenter leaves it: its pod, moved, starts on a new node with a new volume of its own.
+// termsOf lists a volume's node selector terms, as Karpenter reads them: a term without
+// expressions selects no node and is skipped, and a local or host path volume's hostname is left
+// out (its pod, moved, starts on a new node with a new volume of its own), so a term that named
+// only the hostname allows every node.
 func termsOf(pv *corev1.PersistentVolume, ts []corev1.NodeSelectorTerm) [][]corev1.NodeSelectorRequirement {
 	local := pv.Spec.Local != nil || pv.Spec.HostPath != nil
 	out := make([][]corev1.NodeSelectorRequirement, 0, len(ts))
 	for _, t := range ts {
 		exprs := t.MatchExpressions
+		if len(exprs) == 0 {
+			continue
+		}
 		if local {
 			exprs = slices.DeleteFunc(slices.Clone(exprs), func(r corev1.NodeSelectorRequirement) bool { return r.Key == corev1.LabelHostname })
 		}

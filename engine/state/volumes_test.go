@@ -67,6 +67,8 @@ func TestVolumesRequirements(t *testing.T) {
 	immediate.VolumeBindingMode = ptr.To(storagev1.VolumeBindingImmediate)
 	waitForConsumer := class("gp3-east-1b", "us-east-1b")
 	waitForConsumer.VolumeBindingMode = ptr.To(storagev1.VolumeBindingWaitForFirstConsumer)
+	emptyTerm := class("gp3-empty-term", "us-east-1c")
+	emptyTerm.AllowedTopologies = append([]corev1.TopologySelectorTerm{{}}, emptyTerm.AllowedTopologies...)
 	usesClaim := func(names ...string) *corev1.Pod {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "db", Name: "db-0"}}
 		p.Spec.Volumes = append(p.Spec.Volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
@@ -91,6 +93,8 @@ func TestVolumesRequirements(t *testing.T) {
 		claim("waiting-any", "", "gp3"), class("gp3"),
 		claim("gone", "pv-gone", "gp3"), claim("unclassed", "", "missing-class"),
 		deleting(claim("deleting", "pv-a", "gp3")), lost, unfinished, claim("on-deleted", "pv-deleting", "gp3"), deletedVolume,
+		claim("empty-term", "pv-empty-term", "gp3"), volume("pv-empty-term", nil, []corev1.NodeSelectorRequirement{zone("us-east-1b")}),
+		claim("empty-topology", "", "gp3-empty-term"), emptyTerm,
 		claim("no-class", "", ""), claim("immediate", "", "gp2"), immediate,
 	}
 	for _, tc := range []struct {
@@ -109,6 +113,9 @@ func TestVolumesRequirements(t *testing.T) {
 		{name: "a claim waiting for its first consumer, its class's zones", pod: usesClaim("waiting"),
 			want: []corev1.NodeSelectorRequirement{{Key: "topology.ebs.csi.aws.com/zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"us-east-1b"}}}},
 		{name: "a class without allowed topologies adds nothing", pod: usesClaim("waiting-any")},
+		{name: "a volume's empty term selects nothing, and is skipped", pod: usesClaim("empty-term"), want: []corev1.NodeSelectorRequirement{zone("us-east-1b")}},
+		{name: "a class's empty term selects nothing, and is skipped", pod: usesClaim("empty-topology"),
+			want: []corev1.NodeSelectorRequirement{{Key: "topology.ebs.csi.aws.com/zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"us-east-1c"}}}},
 		{name: "every volume adds its own", pod: usesClaim("bound-a", "waiting"), want: []corev1.NodeSelectorRequirement{zone("us-east-1a"),
 			{Key: "topology.ebs.csi.aws.com/zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"us-east-1b"}}}},
 		{name: "an ephemeral volume before its claim is made, its template's class", pod: ephemeral,
