@@ -95,9 +95,10 @@ func pointAt(nc *awsv1.EC2NodeClass, clusterName string) {
 	}
 }
 
-// applyWorkloads creates the Deployments, DaemonSets, PodDisruptionBudgets, Pods and
-// HorizontalPodAutoscalers of one file (in the default namespace unless they name one), and
-// adds its Deployments and ScaledObjects to out.
+// applyWorkloads creates the Deployments, DaemonSets, PodDisruptionBudgets, Pods,
+// PersistentVolumes and their claims and HorizontalPodAutoscalers of one file (in the default
+// namespace unless they name one), adds its Deployments and ScaledObjects to out, and skips other
+// kinds.
 func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []byte, out *applied) error {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	for {
@@ -114,66 +115,60 @@ func applyWorkloads(ctx context.Context, c *kube.Clients, file string, data []by
 		}
 		switch meta.Kind {
 		case "Deployment":
-			var d appsv1.Deployment
-			if err := yaml.UnmarshalStrict(doc, &d); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
+			var d *appsv1.Deployment
+			if d, err = create(ctx, doc, meta.Kind, func(ns string) creator[*appsv1.Deployment] { return c.Kube.AppsV1().Deployments(ns).Create }); err == nil {
+				out.deployments = append(out.deployments, namespace(d.Namespace)+"/"+d.Name)
 			}
-			out.deployments = append(out.deployments, namespace(d.Namespace)+"/"+d.Name)
-			_, err = c.Kube.AppsV1().Deployments(namespace(d.Namespace)).Create(ctx, &d, metav1.CreateOptions{})
 		case "DaemonSet":
-			var ds appsv1.DaemonSet
-			if err := yaml.UnmarshalStrict(doc, &ds); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
-			}
-			_, err = c.Kube.AppsV1().DaemonSets(namespace(ds.Namespace)).Create(ctx, &ds, metav1.CreateOptions{})
+			_, err = create(ctx, doc, meta.Kind, func(ns string) creator[*appsv1.DaemonSet] { return c.Kube.AppsV1().DaemonSets(ns).Create })
 		case "PodDisruptionBudget":
-			var pdb policyv1.PodDisruptionBudget
-			if err := yaml.UnmarshalStrict(doc, &pdb); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
-			}
-			_, err = c.Kube.PolicyV1().PodDisruptionBudgets(namespace(pdb.Namespace)).Create(ctx, &pdb, metav1.CreateOptions{})
+			_, err = create(ctx, doc, meta.Kind, func(ns string) creator[*policyv1.PodDisruptionBudget] {
+				return c.Kube.PolicyV1().PodDisruptionBudgets(ns).Create
+			})
 		case "Pod":
-			var p corev1.Pod
-			if err := yaml.UnmarshalStrict(doc, &p); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
-			}
-			_, err = c.Kube.CoreV1().Pods(namespace(p.Namespace)).Create(ctx, &p, metav1.CreateOptions{})
-		case "PersistentVolume":
-			var pv corev1.PersistentVolume
-			if err := yaml.UnmarshalStrict(doc, &pv); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
-			}
-			_, err = c.Kube.CoreV1().PersistentVolumes().Create(ctx, &pv, metav1.CreateOptions{})
+			_, err = create(ctx, doc, meta.Kind, func(ns string) creator[*corev1.Pod] { return c.Kube.CoreV1().Pods(ns).Create })
+		case "PersistentVolume": // cluster-scoped
+			_, err = create(ctx, doc, meta.Kind, func(string) creator[*corev1.PersistentVolume] { return c.Kube.CoreV1().PersistentVolumes().Create })
 		case "PersistentVolumeClaim":
-			var pvc corev1.PersistentVolumeClaim
-			if err := yaml.UnmarshalStrict(doc, &pvc); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
-			}
-			_, err = c.Kube.CoreV1().PersistentVolumeClaims(namespace(pvc.Namespace)).Create(ctx, &pvc, metav1.CreateOptions{})
+			_, err = create(ctx, doc, meta.Kind, func(ns string) creator[*corev1.PersistentVolumeClaim] {
+				return c.Kube.CoreV1().PersistentVolumeClaims(ns).Create
+			})
 		case "HorizontalPodAutoscaler":
-			var hpa autoscalingv2.HorizontalPodAutoscaler
-			if err := yaml.UnmarshalStrict(doc, &hpa); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
-			}
-			_, err = c.Kube.AutoscalingV2().HorizontalPodAutoscalers(namespace(hpa.Namespace)).Create(ctx, &hpa, metav1.CreateOptions{})
+			_, err = create(ctx, doc, meta.Kind, func(ns string) creator[*autoscalingv2.HorizontalPodAutoscaler] {
+				return c.Kube.AutoscalingV2().HorizontalPodAutoscalers(ns).Create
+			})
 		case "ScaledObject":
 			var so manifest.ScaledObject
-			if err := yaml.UnmarshalStrict(doc, &so); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
+			if err = yaml.UnmarshalStrict(doc, &so); err == nil {
+				var cs *cronScaler
+				if cs, err = newCronScaler(&so); err == nil {
+					out.cron = append(out.cron, cs)
+				}
 			}
-			cs, err := newCronScaler(&so)
-			if err != nil {
-				return fmt.Errorf("%s: %w", file, err)
-			}
-			out.cron = append(out.cron, cs)
-			continue
-		default:
-			continue
 		}
-		if ignoreExists(err) != nil {
-			return fmt.Errorf("%s: creating %s: %w", file, strings.ToLower(meta.Kind), err)
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
 		}
 	}
+}
+
+// creator is a typed client's Create.
+type creator[P any] func(context.Context, P, metav1.CreateOptions) (P, error)
+
+// create decodes a document strictly and creates the object through the client of its namespace
+// (the default one when it names none); an object that exists already is left as it is.
+func create[T any, P interface {
+	*T
+	metav1.Object
+}](ctx context.Context, doc []byte, kind string, client func(namespace string) creator[P]) (P, error) {
+	obj := P(new(T))
+	if err := yaml.UnmarshalStrict(doc, obj); err != nil {
+		return nil, err
+	}
+	if _, err := client(namespace(obj.GetNamespace()))(ctx, obj, metav1.CreateOptions{}); ignoreExists(err) != nil {
+		return nil, fmt.Errorf("creating %s: %w", strings.ToLower(kind), err)
+	}
+	return obj, nil
 }
 
 func namespace(ns string) string {
