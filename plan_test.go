@@ -587,3 +587,96 @@ func TestPlanUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanVolumes: plan places pods where the manifests' volumes and classes let them run, as the
+// controller does: a StatefulSet's claims follow their class's allowed zones, a claim bound to a
+// volume follows the volume, and a pod whose class the manifests lack is not planned and says
+// which. Manifests without any of these kinds are planned as before, with a note.
+func TestPlanVolumes(t *testing.T) {
+	const class = `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: gp3-east-1c}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+allowedTopologies: [{matchLabelExpressions: [{key: topology.ebs.csi.aws.com/zone, values: [us-east-1c]}]}]
+---
+`
+	statefulSet := func(class string) string {
+		return `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 2
+  template:
+    spec: {containers: [{name: db, image: pause, resources: {requests: {cpu: "3"}}}]}
+  volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], storageClassName: ` + class + `}}]
+`
+	}
+	const bound = `apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-cache}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}
+  nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [us-east-1b]}]}]}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: cache}
+spec: {accessModes: [ReadWriteOnce], volumeName: pv-cache, storageClassName: ""}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: cache}
+spec:
+  containers: [{name: cache, image: pause, resources: {requests: {cpu: "1"}}}]
+  volumes: [{name: data, persistentVolumeClaim: {claimName: cache}}]
+`
+	for _, tc := range []struct {
+		name, manifests string
+		zones           string // every planned node's zone, space-separated, sorted
+		ignored, note   string
+	}{
+		{name: "claims follow their class", manifests: class + statefulSet("gp3-east-1c"), zones: "us-east-1c"},
+		{name: "a claim follows its volume", manifests: bound, zones: "us-east-1b"},
+		{name: "a class the manifests lack", manifests: class + statefulSet("io2"),
+			ignored: "its PersistentVolumeClaim default/data-db-0 asks for StorageClass io2, which does not exist"},
+		{name: "no volume kinds", manifests: statefulSet("gp3-east-1c"),
+			note: "the manifests hold no PersistentVolumeClaim, PersistentVolume or StorageClass: pods with persistent volumes are placed as if their volumes could attach anywhere"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := t.TempDir() + "/db.yaml"
+			if err := os.WriteFile(file, []byte(tc.manifests), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml", "-f", seeds+"08-ec2nodeclass-default.yaml", "-f", file)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var p plan.Plan
+			if err := json.Unmarshal([]byte(out), &p); err != nil {
+				t.Fatal(err)
+			}
+			var zones []string
+			for _, nc := range p.NodeClaims {
+				if !slices.Contains(zones, nc.Zone) {
+					zones = append(zones, nc.Zone)
+				}
+			}
+			slices.Sort(zones)
+			if tc.zones != "" && strings.Join(zones, " ") != tc.zones {
+				t.Errorf("nodes planned in %v, want %s", zones, tc.zones)
+			}
+			if tc.ignored != "" && (len(p.Unschedulable) != 2 || !strings.Contains(p.Unschedulable[0].Reasons[0].Message, tc.ignored)) {
+				t.Errorf("unschedulable %+v, want both pods saying %q", p.Unschedulable, tc.ignored)
+			}
+			if tc.ignored == "" && (len(p.Unschedulable) != 0 || len(p.NodeClaims) == 0) {
+				t.Errorf("unschedulable %+v, nodeclaims %d; want every pod planned", p.Unschedulable, len(p.NodeClaims))
+			}
+			if tc.note != "" && !slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, tc.note) }) {
+				t.Errorf("notes %q, want one saying %q", p.Notes, tc.note)
+			}
+		})
+	}
+}

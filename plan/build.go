@@ -15,6 +15,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
+	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 	awsv1 "github.com/nodepilot/nodepilot/kube/apis/karpenteraws/v1"
 	"github.com/nodepilot/nodepilot/kube/manifest"
@@ -85,6 +86,12 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options, zon
 	for _, n := range set.Nodes {
 		in.Nodes = append(in.Nodes, existingNode(n, bound[n.Name]))
 		delete(bound, n.Name)
+	}
+	switch {
+	case len(set.PVCs)+len(set.PVs)+len(set.StorageClasses) > 0:
+		in.Volumes = state.NewVolumes(set.Claims(), set.PVs, set.StorageClasses).Requirements
+	case slices.ContainsFunc(in.Pods, claimsVolumes):
+		pr.Notes = append(pr.Notes, "the manifests hold no PersistentVolumeClaim, PersistentVolume or StorageClass: pods with persistent volumes are placed as if their volumes could attach anywhere (add them to plan where the volumes can attach)")
 	}
 	for _, name := range slices.Sorted(maps.Keys(bound)) {
 		pr.Notes = append(pr.Notes, fmt.Sprintf("%d pods are bound to node %q, which the manifests do not define; they are left out", len(bound[name]), name))
@@ -173,4 +180,10 @@ func requestsOf(ps []*corev1.Pod) corev1.ResourceList {
 		}
 	}
 	return out
+}
+
+// claimsVolumes reports whether a pod mounts a persistent volume claim, its own or an ephemeral
+// volume's.
+func claimsVolumes(p *corev1.Pod) bool {
+	return slices.ContainsFunc(p.Spec.Volumes, func(v corev1.Volume) bool { return v.PersistentVolumeClaim != nil || v.Ephemeral != nil })
 }

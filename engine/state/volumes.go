@@ -69,9 +69,29 @@ func removeVolume[K comparable, V any](c *Cluster, m map[K]V, key K) {
 type Volumes struct {
 	// unwatched says why one of the kinds it reads is not watched, or is "".
 	unwatched string
-	pvcs      map[types.NamespacedName]*corev1.PersistentVolumeClaim
-	pvs       map[string]*corev1.PersistentVolume
-	classes   map[string]*storagev1.StorageClass
+	// declared says the objects are declared, not watched (NewVolumes).
+	declared bool
+	pvcs     map[types.NamespacedName]*corev1.PersistentVolumeClaim
+	pvs      map[string]*corev1.PersistentVolume
+	classes  map[string]*storagev1.StorageClass
+}
+
+// NewVolumes is a view of claims, volumes and classes declared rather than watched (the plan
+// command's manifests): a claim that names its volume counts as bound, since the binding
+// annotation is the volume controller's to add once the claim is applied.
+func NewVolumes(pvcs []*corev1.PersistentVolumeClaim, pvs []*corev1.PersistentVolume, classes []*storagev1.StorageClass) *Volumes {
+	v := &Volumes{declared: true, pvcs: make(map[types.NamespacedName]*corev1.PersistentVolumeClaim, len(pvcs)),
+		pvs: make(map[string]*corev1.PersistentVolume, len(pvs)), classes: make(map[string]*storagev1.StorageClass, len(classes))}
+	for _, pvc := range pvcs {
+		v.pvcs[types.NamespacedName{Namespace: pvc.Namespace, Name: pvc.Name}] = pvc
+	}
+	for _, pv := range pvs {
+		v.pvs[pv.Name] = pv
+	}
+	for _, sc := range classes {
+		v.classes[sc.Name] = sc
+	}
+	return v
 }
 
 // volumesView returns the snapshots' view, building it after a change; the caller holds the lock
@@ -183,7 +203,7 @@ func (v *Volumes) boundTopology(key types.NamespacedName, pvc *corev1.Persistent
 	}
 	// kube-scheduler counts a claim as bound only once the volume controller has completed the
 	// binding, and Karpenter follows it.
-	if _, done := pvc.Annotations[volumehelpers.AnnBindCompleted]; !done {
+	if _, done := pvc.Annotations[volumehelpers.AnnBindCompleted]; !done && !v.declared {
 		return nil, volumeError("kube-controller-manager's volume controller completes it: check that it runs and that the volume's claimRef names this claim",
 			"its PersistentVolumeClaim %s names PersistentVolume %s, but the binding is not complete (no %s annotation)", key, pv.Name, volumehelpers.AnnBindCompleted)
 	}

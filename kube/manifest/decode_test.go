@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 )
 
 const container = "containers: [{name: app, image: busybox}]"
@@ -193,6 +194,12 @@ func TestDecodeRefusals(t *testing.T) {
 		{"a string for a list", strings.Replace(nodePool(""), "requirements: []", "requirements: [{key: a, operator: In, values: x}]", 1),
 			`NodePool "np": spec.template.spec.requirements[0].values: Invalid value: "x": must be a list`},
 		{"a kind that is not a string", "apiVersion: v1\nkind: [Pod]\n", `kind: Invalid value: ["Pod"]: must be a string`},
+		{"a binding mode StorageClass does not have", "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: gp3}\nprovisioner: ebs.csi.aws.com\nvolumeBindingMode: Later\n",
+			`StorageClass "gp3": volumeBindingMode: "Later" is no binding mode: use Immediate or WaitForFirstConsumer`},
+		{"an allowed topology without values", "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: gp3}\nprovisioner: ebs.csi.aws.com\nallowedTopologies: [{matchLabelExpressions: [{key: topology.kubernetes.io/zone}]}]\n",
+			`StorageClass "gp3": allowedTopologies[0].matchLabelExpressions[0].values: at least one value is required`},
+		{"a claim without a name", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {}\nspec: {accessModes: [ReadWriteOnce]}\n",
+			`PersistentVolumeClaim "": metadata.name: a name is required`},
 		{"a list for a string", "apiVersion: v1\nkind: Pod\nmetadata: {name: [a]}\nspec: {" + container + "}\n",
 			`Pod "": metadata.name: Invalid value: "[\"a\"]": must be a string`},
 	} {
@@ -310,4 +317,84 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("Decode returned set %v and error %v; want exactly one", set, err)
 		}
 	})
+}
+
+// TestDecodeVolumes: PersistentVolumes, their claims and StorageClasses are read; a StatefulSet's
+// pods mount the claims its controller would make from its volumeClaimTemplates, and Claims lists
+// them beside the manifests' own, with the default class where they name none.
+func TestDecodeVolumes(t *testing.T) {
+	const manifests = `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: gp3
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+allowedTopologies: [{matchLabelExpressions: [{key: topology.ebs.csi.aws.com/zone, values: [us-east-1c]}]}]
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: io2}
+provisioner: ebs.csi.aws.com
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-shared}
+spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteMany], nfs: {server: nfs, path: /}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: shared}
+spec: {accessModes: [ReadWriteMany], volumeName: pv-shared, storageClassName: ""}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: logs-db-1}
+spec: {accessModes: [ReadWriteOnce], storageClassName: io2}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 2
+  template:
+    spec:
+      containers: [{name: app, image: busybox}]
+      volumes: [{name: data, emptyDir: {}}, {name: shared, persistentVolumeClaim: {claimName: shared}}]
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce]}
+  - metadata: {name: logs}
+    spec: {accessModes: [ReadWriteOnce], storageClassName: io2}
+`
+	set, err := Decode("db.yaml", []byte(manifests))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.StorageClasses) != 2 || len(set.PVs) != 1 || len(set.PVCs) != 2 {
+		t.Fatalf("%d classes, %d volumes, %d claims; want 2, 1 and 2", len(set.StorageClasses), len(set.PVs), len(set.PVCs))
+	}
+	claims := func(p *corev1.Pod) string {
+		var out []string
+		for _, v := range p.Spec.Volumes {
+			if v.PersistentVolumeClaim != nil {
+				out = append(out, v.Name+"="+v.PersistentVolumeClaim.ClaimName)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	// The template's volume "data" replaces the pod template's own of that name.
+	for i, want := range []string{"data=data-db-0 shared=shared logs=logs-db-0", "data=data-db-1 shared=shared logs=logs-db-1"} {
+		if got := claims(set.Pods[i]); got != want {
+			t.Errorf("pod %s mounts %q, want %q", set.Pods[i].Name, got, want)
+		}
+	}
+	var got []string
+	for _, pvc := range set.Claims() {
+		got = append(got, pvc.Namespace+"/"+pvc.Name+":"+ptr.Deref(pvc.Spec.StorageClassName, "<none>"))
+	}
+	want := "default/shared: default/logs-db-1:io2 default/data-db-0:gp3 default/logs-db-0:io2 default/data-db-1:gp3"
+	if strings.Join(got, " ") != want {
+		t.Errorf("claims %q\nwant   %q", strings.Join(got, " "), want)
+	}
 }

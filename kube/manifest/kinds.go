@@ -6,6 +6,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -33,6 +34,12 @@ func lookupHandler(apiVersion, kind string) (handler, bool) {
 		return handler{func() interface{} { return &corev1.Pod{} }, addPod}, true
 	case "v1 Node":
 		return handler{func() interface{} { return &corev1.Node{} }, addNode}, true
+	case "v1 PersistentVolume":
+		return handler{func() interface{} { return &corev1.PersistentVolume{} }, addPV}, true
+	case "v1 PersistentVolumeClaim":
+		return handler{func() interface{} { return &corev1.PersistentVolumeClaim{} }, addPVC}, true
+	case "storage.k8s.io/v1 StorageClass":
+		return handler{func() interface{} { return &storagev1.StorageClass{} }, addStorageClass}, true
 	case "apps/v1 Deployment":
 		return handler{func() interface{} { return &appsv1.Deployment{} }, addDeployment}, true
 	case "apps/v1 ReplicaSet":
@@ -62,8 +69,10 @@ func supportedVersion(kind string) (string, bool) {
 		return "karpenter.sh/v1", true
 	case "EC2NodeClass":
 		return "karpenter.k8s.aws/v1", true
-	case "Pod", "Node":
+	case "Pod", "Node", "PersistentVolume", "PersistentVolumeClaim":
 		return "v1", true
+	case "StorageClass":
+		return "storage.k8s.io/v1", true
 	case "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet":
 		return "apps/v1", true
 	case "Job":

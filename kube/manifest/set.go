@@ -4,6 +4,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
@@ -26,6 +27,11 @@ type Set struct {
 	DaemonSets []*appsv1.DaemonSet
 	Nodes      []*corev1.Node
 	PDBs       []*policyv1.PodDisruptionBudget
+	// PVCs, PVs and StorageClasses say where pods with persistent volumes may run. PVCs holds the
+	// claims of the manifests and those their StatefulSets' volumeClaimTemplates would make.
+	PVCs           []*corev1.PersistentVolumeClaim
+	PVs            []*corev1.PersistentVolume
+	StorageClasses []*storagev1.StorageClass
 	// PodMetrics are readings of pods' use from metrics.k8s.io, for right-sizing; a pod may
 	// have many.
 	PodMetrics []*metricsv1beta1.PodMetrics
@@ -43,6 +49,9 @@ func (s *Set) add(other *Set) {
 	s.DaemonSets = append(s.DaemonSets, other.DaemonSets...)
 	s.Nodes = append(s.Nodes, other.Nodes...)
 	s.PDBs = append(s.PDBs, other.PDBs...)
+	s.PVCs = append(s.PVCs, other.PVCs...)
+	s.PVs = append(s.PVs, other.PVs...)
+	s.StorageClasses = append(s.StorageClasses, other.StorageClasses...)
 	s.PodMetrics = append(s.PodMetrics, other.PodMetrics...)
 	s.Notes = append(s.Notes, other.Notes...)
 }

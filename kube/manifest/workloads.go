@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -24,21 +25,23 @@ type workload struct {
 	count *int32
 	// countField is the path of count, for messages.
 	countField *field.Path
+	// claims are a StatefulSet's volumeClaimTemplates.
+	claims []corev1.PersistentVolumeClaim
 }
 
 func addDeployment(c *addContext, obj interface{}) {
 	d := obj.(*appsv1.Deployment)
-	expand(c, workload{"apps/v1", "Deployment", &d.ObjectMeta, &d.Spec.Template, d.Spec.Replicas, field.NewPath("spec", "replicas")})
+	expand(c, workload{"apps/v1", "Deployment", &d.ObjectMeta, &d.Spec.Template, d.Spec.Replicas, field.NewPath("spec", "replicas"), nil})
 }
 
 func addReplicaSet(c *addContext, obj interface{}) {
 	rs := obj.(*appsv1.ReplicaSet)
-	expand(c, workload{"apps/v1", "ReplicaSet", &rs.ObjectMeta, &rs.Spec.Template, rs.Spec.Replicas, field.NewPath("spec", "replicas")})
+	expand(c, workload{"apps/v1", "ReplicaSet", &rs.ObjectMeta, &rs.Spec.Template, rs.Spec.Replicas, field.NewPath("spec", "replicas"), nil})
 }
 
 func addStatefulSet(c *addContext, obj interface{}) {
 	ss := obj.(*appsv1.StatefulSet)
-	expand(c, workload{"apps/v1", "StatefulSet", &ss.ObjectMeta, &ss.Spec.Template, ss.Spec.Replicas, field.NewPath("spec", "replicas")})
+	expand(c, workload{"apps/v1", "StatefulSet", &ss.ObjectMeta, &ss.Spec.Template, ss.Spec.Replicas, field.NewPath("spec", "replicas"), ss.Spec.VolumeClaimTemplates})
 }
 
 // addJob expands a Job into the pods it runs at once: parallelism (default 1), at most the
@@ -49,7 +52,7 @@ func addJob(c *addContext, obj interface{}) {
 	if count != nil && job.Spec.Completions != nil && *job.Spec.Completions >= 0 && *job.Spec.Completions < *count {
 		count = job.Spec.Completions
 	}
-	expand(c, workload{"batch/v1", "Job", &job.ObjectMeta, &job.Spec.Template, count, field.NewPath("spec", "parallelism")})
+	expand(c, workload{"batch/v1", "Job", &job.ObjectMeta, &job.Spec.Template, count, field.NewPath("spec", "parallelism"), nil})
 }
 
 // expand adds a workload and its pods, named <workload>-<i> from 0, in the workload's namespace,
@@ -67,7 +70,8 @@ func expand(c *addContext, w workload) {
 		return
 	}
 	setUID(w.meta, w.kind)
-	wl := &Workload{Kind: w.kind, Namespace: w.meta.Namespace, Name: w.meta.Name, Replicas: n, apiVersion: w.apiVersion, uid: w.meta.UID, template: w.template}
+	wl := &Workload{Kind: w.kind, Namespace: w.meta.Namespace, Name: w.meta.Name, Replicas: n, apiVersion: w.apiVersion, uid: w.meta.UID, template: w.template,
+		claims: w.claims}
 	c.set.Workloads = append(c.set.Workloads, wl)
 	for i := range n {
 		pod := wl.pod(i)
@@ -87,6 +91,9 @@ type Workload struct {
 	apiVersion string
 	uid        types.UID
 	template   *corev1.PodTemplateSpec
+	// claims are a StatefulSet's volumeClaimTemplates: each pod mounts a claim of its own made
+	// from each.
+	claims []corev1.PersistentVolumeClaim
 }
 
 func (w *Workload) String() string { return w.Kind + " " + w.Name }
@@ -106,6 +113,16 @@ func (w *Workload) pod(i int32) *corev1.Pod {
 		},
 		Spec: *w.template.Spec.DeepCopy(),
 	}
+	for _, t := range w.claims {
+		// The StatefulSet controller's volume for the template replaces one of the same name.
+		vol := corev1.Volume{Name: t.Name, VolumeSource: corev1.VolumeSource{
+			PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claimOf(t.Name, pod.Name)}}}
+		if i := slices.IndexFunc(pod.Spec.Volumes, func(v corev1.Volume) bool { return v.Name == t.Name }); i >= 0 {
+			pod.Spec.Volumes[i] = vol
+		} else {
+			pod.Spec.Volumes = append(pod.Spec.Volumes, vol)
+		}
+	}
 	setUID(&pod.ObjectMeta, "Pod")
 	setPodStatus(pod)
 	return pod
@@ -120,3 +137,6 @@ func (s *Set) workload(kind, namespace, name string) *Workload {
 	}
 	return nil
 }
+
+// claimOf names the claim a StatefulSet's controller makes from a volumeClaimTemplate for a pod.
+func claimOf(template, pod string) string { return template + "-" + pod }
