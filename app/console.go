@@ -81,7 +81,11 @@ func (c *Console) ExplainNode(ctx context.Context, node string) (ui.NodeExplanat
 	if c.app.Provider == nil {
 		return x, c.app.noCloud()
 	}
-	sim, err := disruption.Simulate(ctx, c.app.Provider, c.app.Cluster.Snapshot(), node, c.app.opts.Autoscaler.Disruption, c.app.opts.Clock.Now())
+	var stuck map[string]time.Time
+	if c.app.Autoscaler != nil {
+		stuck = c.app.Autoscaler.Disruption.Stuck()
+	}
+	sim, err := disruption.Simulate(ctx, c.app.Provider, c.app.Cluster.Snapshot(), node, c.app.opts.Autoscaler.Disruption, c.app.opts.Clock.Now(), stuck)
 	if err != nil {
 		return x, err
 	}

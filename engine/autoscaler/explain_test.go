@@ -103,7 +103,7 @@ func TestSimulateOneNode(t *testing.T) {
 			order: "1 of 1 candidates: its type is among the NodePool's best value for its pods: Karpenter's order, cheapest to disrupt first"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sim, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), tc.node, opts, h.Now())
+			sim, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), tc.node, opts, h.Now(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +117,7 @@ func TestSimulateOneNode(t *testing.T) {
 			}
 		})
 	}
-	if _, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), "no-such-node", opts, h.Now()); err == nil {
+	if _, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), "no-such-node", opts, h.Now(), nil); err == nil {
 		t.Error("simulating a node that does not exist is not an error")
 	}
 	if after := len(h.API.NodeClaims()); after != before || len(h.decisions(false)) != 0 {
@@ -126,7 +126,7 @@ func TestSimulateOneNode(t *testing.T) {
 	emptied := h.nodeOf(t, "small")
 	h.Scale("small", 0)
 	h.Advance(time.Minute, time.Second) // consolidateAfter (an hour) keeps the empty node
-	sim, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), emptied, opts, h.Now())
+	sim, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), emptied, opts, h.Now(), nil)
 	if err != nil || sim.Command == nil || sim.Command.Method != disruption.MethodEmptiness || sim.Command.PriceBefore <= 0 {
 		t.Errorf("an empty node: simulation %+v, %v; want it deleted, saving its price", sim, err)
 	}

@@ -114,7 +114,7 @@ func TestExplainSaysWhenASplitWouldApply(t *testing.T) {
 	if len(nodes) != 1 {
 		t.Fatalf("%d nodes, want one", len(nodes))
 	}
-	sim, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), nodes[0].Name(), autoscaler.DefaultOptions().Disruption, h.Clock.Now())
+	sim, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), nodes[0].Name(), autoscaler.DefaultOptions().Disruption, h.Clock.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,11 +2,13 @@ package autoscaler_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/nodepilot/nodepilot/engine/autoscaler"
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 )
@@ -37,5 +39,22 @@ func TestStuckNodeDoesNotHoldTheBudget(t *testing.T) {
 	}
 	if !slices.Contains(disrupted, web) || slices.Contains(disrupted, pinned) {
 		t.Errorf("single-node consolidation disrupted %v, want web's node %s and not pinned's %s", disrupted, web, pinned)
+	}
+	// explain places the node where the controller's next pass would, after the others.
+	stuck := h.autoscaler.Disruption.Stuck()
+	if _, ok := stuck[pinned]; !ok {
+		t.Fatalf("the controller's stuck record %v lacks %s", stuck, pinned)
+	}
+	for _, tc := range []struct {
+		stuck map[string]time.Time
+		order string
+	}{
+		{stuck, "single-node consolidation found no move for it and its pods have not changed since: after the nodes it has not tried"},
+		{nil, "its type is among the NodePool's best value for its pods"},
+	} {
+		sim, err := disruption.Simulate(t.Context(), h.Cloud, h.Cluster.Snapshot(), pinned, autoscaler.DefaultOptions().Disruption, h.Now(), tc.stuck)
+		if err != nil || !strings.Contains(sim.Order, tc.order) {
+			t.Errorf("explain with the stuck record %v: order %q (%v), want it to say %q", tc.stuck, sim.Order, err, tc.order)
+		}
 	}
 }

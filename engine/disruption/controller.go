@@ -3,6 +3,7 @@ package disruption
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -74,8 +75,10 @@ type Controller struct {
 	cache scheduling.Cache
 	// told are the pods whose do-not-disrupt annotation was last found not to hold (told once).
 	told map[types.UID]bool
-	// stuck carries pass.stuck from one pass to the next.
-	stuck map[string]time.Time
+	// stuck carries pass.stuck from one pass to the next; published is the same map for other
+	// goroutines (Stuck). A pass builds a new map, so a published one never changes.
+	stuck     map[string]time.Time
+	published atomic.Pointer[map[string]time.Time]
 	// settled spares passes over an unchanged cluster the simulations of the last that found
 	// no consolidation move (pass.settled).
 	settled *settled
@@ -91,6 +94,16 @@ type inflight struct {
 // cloud.
 func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.CloudProvider, j *journal.Journal, c clock.WithTicker, opts Options) *Controller {
 	return &Controller{cluster: cluster, exec: exec, cloud: cloud, journal: j, clock: c, opts: opts}
+}
+
+// Stuck are the candidates the last pass's single-node consolidation found no move for, by node,
+// with their ConsolidatableAt then: the next pass considers them last while that is unchanged.
+// Any goroutine may call it; the map is not to be changed.
+func (c *Controller) Stuck() map[string]time.Time {
+	if m := c.published.Load(); m != nil {
+		return *m
+	}
+	return nil
 }
 
 // Busy reports whether a command is in flight or waits for validation: then a change in the
@@ -138,6 +151,8 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	p.settled = c.settled
 	cmd := p.decide()
 	c.stuck = p.stuck
+	stuck := p.stuck // not &p.stuck, which would keep the pass and its snapshot
+	c.published.Store(&stuck)
 	switch {
 	case cmd != nil:
 		c.settled = nil

@@ -41,8 +41,10 @@ func splitWouldSave(sim *simulator, cand *Candidate, blk *block, opts Options) s
 // Simulate says what consolidating one node alone would do on snap: deleting it when it runs no
 // pod that must move, else what single-node consolidation would decide. Budgets and
 // consolidateAfter are left out (the journal says when they block): this answers "and if they
-// did not?". The console's explain runs it; it changes nothing.
-func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *state.Snapshot, node string, opts Options, now time.Time) (Simulation, error) {
+// did not?". stuck is the controller's record (Controller.Stuck), nil without one; it places the
+// node in the order as the controller's next pass would. The console's explain runs it; it
+// changes nothing.
+func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *state.Snapshot, node string, opts Options, now time.Time, stuck map[string]time.Time) (Simulation, error) {
 	sn := snap.NodeByName(node)
 	if sn == nil {
 		return Simulation{}, fmt.Errorf("node %q not found", node)
@@ -58,7 +60,7 @@ func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *stat
 	if len(cand.Reschedulable) == 0 {
 		return Simulation{Command: &Command{Method: MethodEmptiness, Reason: karpv1.DisruptionReasonEmpty, Candidates: []*Candidate{cand}, PriceBefore: cand.Price}}, nil
 	}
-	order := consolidationOrder(snap, cat, node, now)
+	order := consolidationOrder(snap, cat, node, now, stuck)
 	p := &pass{spotToSpot: opts.SpotToSpot, totals: balancedTotals(snap, cat),
 		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels,
 			opts: opts.Scheduling, splitSaving: opts.SplitSaving}}
@@ -71,7 +73,7 @@ func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *stat
 
 // consolidationOrder says where consolidation considers a node among every node of the
 // NodePools that consolidate underutilized nodes (consolidateAfter and budgets aside), and why.
-func consolidationOrder(snap *state.Snapshot, cat *provisioning.Catalog, node string, now time.Time) string {
+func consolidationOrder(snap *state.Snapshot, cat *provisioning.Catalog, node string, now time.Time, stuck map[string]time.Time) string {
 	pdbs := newPDBIndex(snap.PDBs)
 	var cands []*Candidate
 	for _, sn := range snap.Nodes {
@@ -83,5 +85,5 @@ func consolidationOrder(snap *state.Snapshot, cat *provisioning.Catalog, node st
 			cands = append(cands, c)
 		}
 	}
-	return orderOf(cands, node)
+	return orderOf(cands, node, stuck)
 }

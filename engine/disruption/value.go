@@ -27,14 +27,17 @@ const valueStep = 0.1
 // Karpenter's single-node consolidation, which considers every candidate, moves on to the next.
 // ratio is valueRatios of cs, which the caller computes once for both of its orders.
 func sortForConsolidation(cs []*Candidate, ratio map[*Candidate]float64, stuck map[string]time.Time) {
-	isStuck := func(c *Candidate) bool {
-		at, ok := stuck[c.Name()]
-		return ok && at.Equal(c.ConsolidatableAt)
-	}
 	slices.SortStableFunc(cs, func(a, b *Candidate) int {
-		return cmp.Or(compareBool(isStuck(a), isStuck(b)), cmp.Compare(valueClass(ratio[b]), valueClass(ratio[a])),
+		return cmp.Or(compareBool(isStuck(stuck, a), isStuck(stuck, b)), cmp.Compare(valueClass(ratio[b]), valueClass(ratio[a])),
 			cmp.Compare(a.DisruptionCost, b.DisruptionCost), cmp.Compare(a.Name(), b.Name()))
 	})
+}
+
+// isStuck reports whether single-node consolidation found no move for the candidate, and its
+// pods have not changed since.
+func isStuck(stuck map[string]time.Time, c *Candidate) bool {
+	at, ok := stuck[c.Name()]
+	return ok && at.Equal(c.ConsolidatableAt)
 }
 
 // compareBool orders false before true.
@@ -88,13 +91,18 @@ func valueRatios(cs []*Candidate) map[*Candidate]float64 {
 	return ratio
 }
 
-// orderOf sorts the candidates for consolidation and says where the node named goes, and why.
-func orderOf(cands []*Candidate, node string) string {
+// orderOf sorts the candidates for consolidation as single-node consolidation does, with the
+// stuck record of the last pass, and says where the node named goes, and why.
+func orderOf(cands []*Candidate, node string, stuck map[string]time.Time) string {
 	ratio := valueRatios(cands)
-	sortForConsolidation(cands, ratio, nil)
+	sortForConsolidation(cands, ratio, stuck)
 	i := slices.IndexFunc(cands, func(c *Candidate) bool { return c.Name() == node })
 	if i < 0 {
 		return ""
+	}
+	if isStuck(stuck, cands[i]) {
+		return fmt.Sprintf("%d of %d candidates: single-node consolidation found no move for it and its pods have not changed since: after the nodes it has not tried",
+			i+1, len(cands))
 	}
 	if r := ratio[cands[i]]; valueClass(r) > 0 {
 		return fmt.Sprintf("%d of %d candidates: nodes of its type would cost %.2fx the NodePool's best to hold its pods: before better-value nodes",

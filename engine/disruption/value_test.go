@@ -129,15 +129,21 @@ func TestOrderOf(t *testing.T) {
 		{"c-1", web, c, pods(1, "1", "4Gi")},
 		{"m-1", web, m, pods(1, "1", "4Gi")},
 	}
-	for _, tt := range []struct{ node, want string }{
-		{"c-1", "1 of 4 candidates: nodes of its type would cost 1.77x the NodePool's best to hold its pods: before better-value nodes"},
-		{"r-2", "2 of 4 candidates: nodes of its type would cost 1.31x the NodePool's best"},
-		{"m-1", "3 of 4 candidates: its type is among the NodePool's best value for its pods: Karpenter's order, cheapest to disrupt first"},
-		{"m-3", "4 of 4 candidates: its type is among the NodePool's best value"},
-		{"gone", ""},
+	for _, tt := range []struct {
+		node, want string
+		stuck      map[string]time.Time
+	}{
+		{"c-1", "1 of 4 candidates: nodes of its type would cost 1.77x the NodePool's best to hold its pods: before better-value nodes", nil},
+		{"r-2", "2 of 4 candidates: nodes of its type would cost 1.31x the NodePool's best", nil},
+		{"m-1", "3 of 4 candidates: its type is among the NodePool's best value for its pods: Karpenter's order, cheapest to disrupt first", nil},
+		{"m-3", "4 of 4 candidates: its type is among the NodePool's best value", nil},
+		{"gone", "", nil},
+		{"c-1", "4 of 4 candidates: single-node consolidation found no move for it and its pods have not changed since", map[string]time.Time{"c-1": {}}},
+		{"m-1", "2 of 4 candidates: its type is among the NodePool's best value", map[string]time.Time{"c-1": {}}},
+		{"c-1", "1 of 4 candidates: nodes of its type would cost 1.77x", map[string]time.Time{"c-1": time.Unix(1, 0)}}, // its pods changed since
 	} {
 		t.Run(tt.node, func(t *testing.T) {
-			got := orderOf(f.candidates(nodes), tt.node)
+			got := orderOf(f.candidates(nodes), tt.node, tt.stuck)
 			if !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
 				t.Errorf("orderOf(%s) = %q, want it to start %q", tt.node, got, tt.want)
 			}
