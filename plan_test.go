@@ -32,6 +32,25 @@ func runPlan(t *testing.T, args ...string) (string, string, int) {
 	return stdout.String(), stderr.String(), code
 }
 
+// planOnDefaultPool plans manifests (written to a file) on the seeds' default NodePool and
+// EC2NodeClass, and returns the JSON plan.
+func planOnDefaultPool(t *testing.T, manifests string) plan.Plan {
+	t.Helper()
+	file := t.TempDir() + "/manifests.yaml"
+	if err := os.WriteFile(file, []byte(manifests), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml", "-f", seeds+"08-ec2nodeclass-default.yaml", "-f", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestPlanInflateOnItsNodePool(t *testing.T) {
 	out, errOut, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml",
 		"-f", seeds+"08-ec2nodeclass-default.yaml", "-f", seeds+"06-inflate.yaml")
@@ -344,25 +363,13 @@ func TestPlanWellKnownLabels(t *testing.T) {
 		{"karpenter.k8s.aws/instance-tenancy: dedicated", func(string) bool { return true }},
 	} {
 		t.Run(tc.selector, func(t *testing.T) {
-			file := t.TempDir() + "/pod.yaml"
-			pod := `apiVersion: v1
+			p := planOnDefaultPool(t, `apiVersion: v1
 kind: Pod
 metadata: {name: picky, namespace: default}
 spec:
-  nodeSelector: {` + tc.selector + `}
+  nodeSelector: {`+tc.selector+`}
   containers: [{name: c, image: pause, resources: {requests: {cpu: "1"}}}]
-`
-			if err := os.WriteFile(file, []byte(pod), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			out, errOut, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml", "-f", seeds+"08-ec2nodeclass-default.yaml", "-f", file)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			var p plan.Plan
-			if err := json.Unmarshal([]byte(out), &p); err != nil {
-				t.Fatal(err)
-			}
+`)
 			if len(p.NodeClaims) != 1 || !tc.fits(p.NodeClaims[0].InstanceType) {
 				t.Fatalf("plan %+v, want one node of a type that carries the label", p)
 			}
@@ -646,18 +653,7 @@ spec:
 			note: "the manifests hold no PersistentVolumeClaim, PersistentVolume or StorageClass: pods with persistent volumes are placed as if their volumes could attach anywhere"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			file := t.TempDir() + "/db.yaml"
-			if err := os.WriteFile(file, []byte(tc.manifests), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			out, errOut, code := runPlan(t, "-o", "json", "-f", seeds+"05-nodepool-default-study.yaml", "-f", seeds+"08-ec2nodeclass-default.yaml", "-f", file)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			var p plan.Plan
-			if err := json.Unmarshal([]byte(out), &p); err != nil {
-				t.Fatal(err)
-			}
+			p := planOnDefaultPool(t, tc.manifests)
 			var zones []string
 			for _, nc := range p.NodeClaims {
 				if !slices.Contains(zones, nc.Zone) {
