@@ -3,6 +3,7 @@ package disruption
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -120,6 +121,8 @@ type simulator struct {
 	cache     *scheduling.Cache
 	prepared  *scheduling.Prepared
 	nodes     []scheduling.ExistingNode
+	// spread is nodes' rooms for the spread check, made when first needed.
+	spread *spreadBase
 	// splitSaving is Options.SplitSaving; forCost, made when first needed, simulates with pods
 	// packed for cost, which opens smaller NodeClaims where Karpenter's packing grows one.
 	splitSaving float64
@@ -177,7 +180,10 @@ func (s *simulator) place(cands []*Candidate) ([]*scheduling.NodeClaim, *block) 
 			replacements = append(replacements, nc)
 		}
 	}
-	if p := spreads(nodes, results, replacements, moving); p != nil {
+	if s.spread == nil {
+		s.spread = newSpreadBase(s.nodes)
+	}
+	if p := s.spread.spreads(slices.Collect(maps.Keys(exclude)), results, replacements, moving); p != nil {
 		return nil, spreadBlock(p)
 	}
 	return replacements, nil

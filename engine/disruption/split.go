@@ -12,7 +12,7 @@ import (
 func (s *simulator) split(cands []*Candidate, spotToSpot bool) (*Command, string) {
 	if s.forCost == nil {
 		c := *s
-		c.opts.Packing, c.prepared, c.nodes = scheduling.PackingCost, nil, nil
+		c.opts.Packing, c.prepared, c.nodes, c.spread = scheduling.PackingCost, nil, nil, nil
 		s.forCost = &c
 	}
 	replacements, blk := s.forCost.place(cands)

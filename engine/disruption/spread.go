@@ -3,6 +3,7 @@ package disruption
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -13,19 +14,36 @@ import (
 
 // room is a node as kube-scheduler sees it when it places a pod: what is left of each resource
 // (pod slots included), which its fit filter checks, and the CPU and memory its resource score
-// weighs.
+// weighs. CPU, memory and pod slots, which every pod counts, are fields; other resources the node
+// reports are in other, which take copies before it changes (a spreadBase's rooms share theirs).
 type room struct {
 	name             string
 	taints           []corev1.Taint
-	free             map[corev1.ResourceName]float64
+	cpu, mem, slots  float64
+	other            map[corev1.ResourceName]float64
 	allocCPU, allocM float64
+	// leaving marks a candidate of the move: it takes no pod.
+	leaving bool
 }
 
-func newRoom(name string, taints []corev1.Taint, allocatable, requested corev1.ResourceList) *room {
-	r := &room{name: name, taints: taints, free: make(map[corev1.ResourceName]float64, len(allocatable))}
+func newRoom(name string, taints []corev1.Taint, allocatable, requested corev1.ResourceList) room {
+	r := room{name: name, taints: taints}
 	for res, q := range allocatable {
 		used := requested[res]
-		r.free[res] = q.AsApproximateFloat64() - used.AsApproximateFloat64()
+		free := q.AsApproximateFloat64() - used.AsApproximateFloat64()
+		switch res {
+		case corev1.ResourceCPU:
+			r.cpu = free
+		case corev1.ResourceMemory:
+			r.mem = free
+		case corev1.ResourcePods:
+			r.slots = free
+		default:
+			if r.other == nil {
+				r.other = map[corev1.ResourceName]float64{}
+			}
+			r.other[res] = free
+		}
 	}
 	r.allocCPU, r.allocM = allocatable.Cpu().AsApproximateFloat64(), allocatable.Memory().AsApproximateFloat64()
 	return r
@@ -33,44 +51,66 @@ func newRoom(name string, taints []corev1.Taint, allocatable, requested corev1.R
 
 // fits is kube-scheduler's fit filter: every resource the pod asks for, a pod slot included, is
 // left. A node that does not report a resource has none of it.
-func (r *room) fits(req demand) bool {
-	for res, q := range req {
-		if r.free[res] < q {
+func (r *room) fits(d demand) bool {
+	if r.cpu < d.cpu || r.mem < d.mem || r.slots < 1 {
+		return false
+	}
+	for res, q := range d.other {
+		if r.other[res] < q {
 			return false
 		}
 	}
 	return true
 }
 
-func (r *room) take(req demand) {
-	for res, q := range req {
-		r.free[res] -= q
+func (r *room) take(d demand) {
+	r.cpu, r.mem, r.slots = r.cpu-d.cpu, r.mem-d.mem, r.slots-1
+	if len(d.other) > 0 {
+		r.other = maps.Clone(r.other)
+		if r.other == nil {
+			r.other = map[corev1.ResourceName]float64{}
+		}
+		for res, q := range d.other {
+			r.other[res] -= q
+		}
 	}
 }
 
 // leastAllocated is kube-scheduler's default resource score (NodeResourcesFit, LeastAllocated):
 // the share of CPU and memory left free once the pod is placed, averaged.
-func (r *room) leastAllocated(req demand) float64 {
+func (r *room) leastAllocated(d demand) float64 {
 	score := 0.0
 	if r.allocCPU > 0 {
-		score += (r.free[corev1.ResourceCPU] - req[corev1.ResourceCPU]) / r.allocCPU
+		score += (r.cpu - d.cpu) / r.allocCPU
 	}
 	if r.allocM > 0 {
-		score += (r.free[corev1.ResourceMemory] - req[corev1.ResourceMemory]) / r.allocM
+		score += (r.mem - d.mem) / r.allocM
 	}
 	return score / 2
 }
 
-// demand is what a pod takes from a node, a pod slot included.
-type demand map[corev1.ResourceName]float64
+// demand is what a pod takes from a node besides a pod slot: CPU, memory and, in other, any other
+// resource it asks for (nil when none).
+type demand struct {
+	cpu, mem float64
+	other    map[corev1.ResourceName]float64
+}
 
 func demandOf(p *corev1.Pod) demand {
-	req := pods.Requests(p)
-	d := make(demand, len(req)+1)
-	for res, q := range req {
-		d[res] = q.AsApproximateFloat64()
+	var d demand
+	for res, q := range pods.Requests(p) {
+		switch v := q.AsApproximateFloat64(); res {
+		case corev1.ResourceCPU:
+			d.cpu = v
+		case corev1.ResourceMemory:
+			d.mem = v
+		default:
+			if d.other == nil {
+				d.other = map[corev1.ResourceName]float64{}
+			}
+			d.other[res] = v
+		}
 	}
-	d[corev1.ResourcePods]++
 	return d
 }
 
@@ -100,6 +140,32 @@ func spreadable(p *corev1.Pod) bool {
 	return true
 }
 
+// spreadBase is every existing node's room before any move, and the pods' demands, built once
+// per pass: a pass checks hundreds of moves over the same nodes, and each moves a few pods.
+type spreadBase struct {
+	rooms   []room
+	index   map[string]int
+	demands map[*corev1.Pod]demand
+}
+
+func newSpreadBase(nodes []scheduling.ExistingNode) *spreadBase {
+	b := &spreadBase{rooms: make([]room, len(nodes)), index: make(map[string]int, len(nodes)), demands: map[*corev1.Pod]demand{}}
+	for i, n := range nodes {
+		b.rooms[i] = newRoom(n.Name, n.Taints, n.Allocatable, n.Requested)
+		b.index[n.Name] = i
+	}
+	return b
+}
+
+func (b *spreadBase) demandOf(p *corev1.Pod) demand {
+	d, ok := b.demands[p]
+	if !ok {
+		d = demandOf(p)
+		b.demands[p] = d
+	}
+	return d
+}
+
 // spreads checks that the moving pods still all find room when kube-scheduler, not the
 // simulation, places them: its default scoring puts each pod on the least allocated node it
 // fits, so the pods that land first fill the emptiest nodes (a replacement above all), and a
@@ -107,14 +173,25 @@ func spreadable(p *corev1.Pod) bool {
 // smallest first, the order that leaves the large ones least room: a move that holds then is
 // not undone by the scheduler. Karpenter's simulation packs pods and does not look: its users
 // see the move, then a new node for a pod left pending, then the move again (kubernetes-sigs/
-// karpenter#1019). It returns the first pod left without room, or nil.
-func spreads(nodes []scheduling.ExistingNode, results *scheduling.Results, replacements []*scheduling.NodeClaim, moving map[*corev1.Pod]bool) *corev1.Pod {
-	rooms := make([]*room, 0, len(nodes)+len(replacements))
-	byName := make(map[string]*room, len(nodes))
-	for _, n := range nodes {
-		r := newRoom(n.Name, n.Taints, n.Allocatable, n.Requested)
-		rooms = append(rooms, r)
-		byName[n.Name] = r
+// karpenter#1019). The nodes leaving take no pod. It returns the first pod left without room, or
+// nil, and leaves the base as it found it.
+func (b *spreadBase) spreads(leaving []string, results *scheduling.Results, replacements []*scheduling.NodeClaim, moving map[*corev1.Pod]bool) *corev1.Pod {
+	saved := map[int]room{}
+	save := func(i int) {
+		if _, ok := saved[i]; !ok {
+			saved[i] = b.rooms[i]
+		}
+	}
+	defer func() {
+		for i, r := range saved {
+			b.rooms[i] = r
+		}
+	}()
+	for _, name := range leaving {
+		if i, ok := b.index[name]; ok {
+			save(i)
+			b.rooms[i].leaving = true
+		}
 	}
 	type sized struct {
 		pod *corev1.Pod
@@ -123,7 +200,7 @@ func spreads(nodes []scheduling.ExistingNode, results *scheduling.Results, repla
 	var queue []sized
 	place := func(r *room, ps []*corev1.Pod) {
 		for _, p := range ps {
-			req := demandOf(p)
+			req := b.demandOf(p)
 			if moving[p] && spreadable(p) {
 				queue = append(queue, sized{p, req})
 				continue
@@ -132,32 +209,41 @@ func spreads(nodes []scheduling.ExistingNode, results *scheduling.Results, repla
 		}
 	}
 	for _, en := range results.ExistingNodes {
-		if r := byName[en.Name]; r != nil {
-			place(r, en.Pods)
+		if i, ok := b.index[en.Name]; ok && !b.rooms[i].leaving {
+			save(i)
+			place(&b.rooms[i], en.Pods)
 		}
 	}
-	for _, nc := range replacements {
-		r := newRoom(nc.Hostname, nc.Taints, nc.InstanceType.Allocatable(), nc.DaemonSetOverhead)
-		rooms = append(rooms, r)
-		place(r, nc.Pods)
+	added := make([]room, len(replacements))
+	for i, nc := range replacements {
+		added[i] = newRoom(nc.Hostname, nc.Taints, nc.InstanceType.Allocatable(), nc.DaemonSetOverhead)
+		place(&added[i], nc.Pods)
 	}
-	cpu, mem := corev1.ResourceCPU, corev1.ResourceMemory
 	slices.SortStableFunc(queue, func(a, b sized) int {
-		return cmp.Or(cmp.Compare(a.req[cpu], b.req[cpu]), cmp.Compare(a.req[mem], b.req[mem]))
+		return cmp.Or(cmp.Compare(a.req.cpu, b.req.cpu), cmp.Compare(a.req.mem, b.req.mem))
 	})
 	for _, q := range queue {
 		var best *room
-		bestScore := 0.0
-		for _, r := range rooms {
-			if !r.fits(q.req) || pods.UntoleratedTaint(q.pod.Spec.Tolerations, r.taints, pods.Repels) != nil {
-				continue
+		bestIndex, bestScore := -1, 0.0
+		consider := func(r *room, i int) {
+			if r.leaving || !r.fits(q.req) {
+				return
 			}
-			if s := r.leastAllocated(q.req); best == nil || s > bestScore {
-				best, bestScore = r, s
+			if s := r.leastAllocated(q.req); (best == nil || s > bestScore) && pods.UntoleratedTaint(q.pod.Spec.Tolerations, r.taints, pods.Repels) == nil {
+				best, bestIndex, bestScore = r, i, s
 			}
+		}
+		for i := range b.rooms {
+			consider(&b.rooms[i], i)
+		}
+		for i := range added {
+			consider(&added[i], -1)
 		}
 		if best == nil {
 			return q.pod
+		}
+		if bestIndex >= 0 {
+			save(bestIndex)
 		}
 		best.take(q.req)
 	}

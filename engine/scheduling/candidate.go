@@ -32,9 +32,11 @@ type existingNode struct {
 	in        *ExistingNode
 	reqs      requirements.Requirements
 	available vec // allocatable less what was requested before the solve
-	used      vec // what the solve placed
+	used      vec // what the solve placed; nil until it places a pod (most nodes get none)
 	ports     []hostPort
 	pods      []*corev1.Pod
+	// antiAffinity are its pods with required anti-affinity (nodeStatic.antiAffinity).
+	antiAffinity []*corev1.Pod
 }
 
 func (n *existingNode) changes() uint64 { return uint64(len(n.pods)) }
@@ -46,7 +48,7 @@ func (n *existingNode) try(s *scheduler, p *podData, checks []check) rejection {
 	if portsConflict(n.ports, p.hostPorts) {
 		return rejection{ReasonHostPortConflict, true}
 	}
-	if !fitsWith(n.used, p.requests, n.available) {
+	if (n.used == nil && !fits(p.requests, n.available)) || (n.used != nil && !fitsWith(n.used, p.requests, n.available)) {
 		return rejection{ReasonInsufficientResources, true}
 	}
 	// An existing node's labels are all it will ever have: a pod asking for a label the node
@@ -58,6 +60,9 @@ func (n *existingNode) try(s *scheduler, p *podData, checks []check) rejection {
 		if _, v := s.topo.apply(checks, n.reqs, true); v != nil {
 			return rejection{ReasonTopologyUnsatisfiable, v.permanent}
 		}
+	}
+	if n.used == nil {
+		n.used = make(vec, len(p.requests))
 	}
 	n.used.addInPlace(p.requests)
 	n.ports = append(n.ports, p.hostPorts...)

@@ -80,6 +80,9 @@ type nodeStatic struct {
 	reqs      requirements.Requirements
 	available vec // allocatable less what was requested before the solve
 	ports     []hostPort
+	// antiAffinity are its pods with required anti-affinity, which every solve counts: few or
+	// none, where reading every pod of a large cluster in each solve costs most of it.
+	antiAffinity []*corev1.Pod
 }
 
 func (p *Prepared) static(n *ExistingNode) *nodeStatic {
@@ -90,6 +93,9 @@ func (p *Prepared) static(n *ExistingNode) *nodeStatic {
 	st.available.subInPlace(p.space.vec(n.Requested))
 	for _, pod := range n.Pods {
 		st.ports = append(st.ports, hostPortsOf(pod)...)
+		if len(requiredAntiAffinity(pod.Spec.Affinity)) > 0 {
+			st.antiAffinity = append(st.antiAffinity, pod)
+		}
 	}
 	p.nodes[n.Name] = st
 	return st
@@ -232,7 +238,8 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 	for _, n := range nodes {
 		st := s.prep.static(n)
 		// ports is clipped: a pod placed here appends to a copy, not to the shared slice.
-		en := &existingNode{in: n, reqs: st.reqs, available: st.available, used: make(vec, len(s.space.names)), ports: slices.Clip(st.ports)}
+		en := &existingNode{in: n, reqs: st.reqs, available: st.available, ports: slices.Clip(st.ports),
+			antiAffinity: st.antiAffinity}
 		s.existing = append(s.existing, en)
 		s.candidates = append(s.candidates, en)
 	}
@@ -347,8 +354,8 @@ func (s *scheduler) indexDomains(pods []*podData) {
 			keys.Insert(t.term.TopologyKey)
 		}
 	}
-	for _, n := range s.nodes {
-		for _, p := range n.Pods {
+	for _, n := range s.existing {
+		for _, p := range n.antiAffinity {
 			for _, t := range requiredAntiAffinity(p.Spec.Affinity) {
 				keys.Insert(t.TopologyKey)
 			}
@@ -487,7 +494,7 @@ func requiredAntiAffinity(a *corev1.Affinity) []corev1.PodAffinityTerm {
 // required anti-affinity in inverse groups.
 func (s *scheduler) countExistingPods() {
 	for _, n := range s.existing {
-		for _, p := range n.in.Pods {
+		for _, p := range n.antiAffinity {
 			for _, term := range requiredAntiAffinity(p.Spec.Affinity) {
 				g, err := s.termGroup(term, kindAntiAffinity, true, p)
 				if err != nil {
