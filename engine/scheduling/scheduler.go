@@ -30,6 +30,10 @@ type scheduler struct {
 	topo       *topology
 	templates  []*template
 	existing   []*existingNode
+	// room is, per block of blockSize existing nodes in candidate order, the most CPU and memory
+	// one of them has left: a pod asking for more skips the block, where trying each node in turn
+	// made a solve over a large cluster cost as many tries per pod as it has nodes.
+	room       []blockRoom
 	claims     []*nodeClaim
 	candidates []candidate
 	// remaining is, per template, what its NodePool's limits still allow (nil: no limits).
@@ -235,13 +239,18 @@ func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
 		}
 		return 1
 	})
-	for _, n := range nodes {
+	all := make([]existingNode, len(nodes)) // one allocation, not one per node
+	s.existing = make([]*existingNode, len(nodes))
+	s.candidates = make([]candidate, len(nodes), len(nodes)+len(podList))
+	for i, n := range nodes {
 		st := s.prep.static(n)
 		// ports is clipped: a pod placed here appends to a copy, not to the shared slice.
-		en := &existingNode{in: n, reqs: st.reqs, available: st.available, ports: slices.Clip(st.ports),
-			antiAffinity: st.antiAffinity}
-		s.existing = append(s.existing, en)
-		s.candidates = append(s.candidates, en)
+		all[i] = existingNode{in: n, reqs: st.reqs, available: st.available, ports: slices.Clip(st.ports), antiAffinity: st.antiAffinity}
+		s.existing[i], s.candidates[i] = &all[i], &all[i]
+	}
+	s.room = make([]blockRoom, (len(nodes)+blockSize-1)/blockSize)
+	for b := range s.room {
+		s.refreshRoom(b)
 	}
 
 	pods := make([]*podData, 0, len(podList))
@@ -538,6 +547,10 @@ func (s *scheduler) add(p *podData) bool {
 	// cheapest type has room left; then one that must grow. Filling slack before growing keeps
 	// nodes full when pod shapes differ.
 	for i := rc.start; i < len(s.candidates); i++ {
+		if skip := s.roomless(i, p); skip > 0 {
+			i += skip - 1
+			continue
+		}
 		if rc.rejected.has(i) {
 			if i == rc.start {
 				rc.start++
@@ -552,6 +565,10 @@ func (s *scheduler) add(p *podData) bool {
 		}
 	}
 	for i := rc.start; i < len(s.candidates); i++ {
+		if skip := s.roomless(i, p); skip > 0 {
+			i += skip - 1
+			continue
+		}
 		if rc.rejected.has(i) {
 			if i == rc.start {
 				rc.start++
@@ -631,6 +648,9 @@ func (s *scheduler) tryCandidate(rc *rejectCache, i int, p *podData, checks []ch
 	r := c.try(s, p, checks)
 	switch {
 	case r.ok():
+		if i < len(s.existing) {
+			s.refreshRoom(i / blockSize)
+		}
 		return true
 	case r.permanent:
 		rc.rejected.setGrow(i)
@@ -765,3 +785,34 @@ func hasPreferNoSchedule(taints []corev1.Taint) bool {
 func resourceOne() *resource.Quantity { return resource.NewQuantity(1, resource.DecimalSI) }
 
 func labelsSet(m map[string]string) labels.Set { return labels.Set(m) }
+
+// blockSize is how many existing nodes share a blockRoom.
+const blockSize = 32
+
+// blockRoom is the most CPU and memory any node of a block has left.
+type blockRoom struct{ cpu, mem int64 }
+
+// refreshRoom computes block b's room again, after one of its nodes took a pod.
+func (s *scheduler) refreshRoom(b int) {
+	var r blockRoom
+	for _, n := range s.existing[b*blockSize : min((b+1)*blockSize, len(s.existing))] {
+		cpu, mem := n.available[0], n.available[1] // the space's first dimensions
+		if n.used != nil {
+			cpu, mem = add(cpu, -n.used[0]), add(mem, -n.used[1])
+		}
+		r.cpu, r.mem = max(r.cpu, cpu), max(r.mem, mem)
+	}
+	s.room[b] = r
+}
+
+// roomless is how many candidates from i on may be skipped for p: the rest of i's block when i
+// starts a block of existing nodes none of which has p's CPU and memory left, else 0.
+func (s *scheduler) roomless(i int, p *podData) int {
+	if i%blockSize != 0 || i >= len(s.existing) {
+		return 0
+	}
+	if r := s.room[i/blockSize]; r.cpu >= p.requests[0] && r.mem >= p.requests[1] {
+		return 0
+	}
+	return min(blockSize, len(s.existing)-i)
+}

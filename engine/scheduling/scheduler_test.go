@@ -731,3 +731,32 @@ func TestVolumeTopology(t *testing.T) {
 		t.Errorf("unschedulable %+v, want db-0 refused for its volume's zone", r.Unschedulable)
 	}
 }
+
+// TestFirstFitOverManyNodes: among a hundred existing nodes, a pod goes to the first with room, in
+// candidate order, though the solve skips blocks of nodes without room; a node that took a pod
+// has less left for the next.
+func TestFirstFitOverManyNodes(t *testing.T) {
+	roomy := map[int]bool{45: true, 90: true} // 4 CPUs free; every other node 1
+	var nodes []ExistingNode
+	for i := range 100 {
+		free := "1"
+		if roomy[i] {
+			free = "4"
+		}
+		name := fmt.Sprintf("node-%02d", i)
+		nodes = append(nodes, ExistingNode{Name: name, Initialized: true, Labels: map[string]string{corev1.LabelHostname: name},
+			Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(free), corev1.ResourcePods: resource.MustParse("110")}})
+	}
+	r := Solve(&Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))}, Nodes: nodes,
+		Pods: append(pods(3, "big", "3", ""), pod("small", "500m", ""))})
+	got := placement(r)
+	for name, want := range map[string]string{"big-0": "node-45", "big-1": "node-90", "small": "node-00"} {
+		if got[name] != want {
+			t.Errorf("%s placed on %q, want %s (placement %v)", name, got[name], want, got)
+		}
+	}
+	// The third large pod finds no node with room left: node-45 and node-90 took one each.
+	if n := got["big-2"]; n == "" || strings.HasPrefix(n, "node-") {
+		t.Errorf("big-2 placed on %q, want a new NodeClaim", n)
+	}
+}
