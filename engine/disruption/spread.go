@@ -13,50 +13,32 @@ import (
 )
 
 // room is a node as kube-scheduler sees it when it places a pod: what is left of each resource
-// (pod slots included), which its fit filter checks, and the CPU and memory its resource score
-// weighs. CPU, memory and pod slots, which every pod counts, are fields; other resources the node
-// reports are in other, which take copies before it changes (a spreadBase's rooms share theirs).
+// (free, and pod slots), which its fit filter checks, and the CPU and memory its resource score
+// weighs. free.other takes a copy before it changes: a spreadBase's rooms share theirs.
 type room struct {
 	name             string
 	taints           []corev1.Taint
-	cpu, mem, slots  float64
-	other            map[corev1.ResourceName]float64
+	free             demand
+	slots            float64
 	allocCPU, allocM float64
 	// leaving marks a candidate of the move: it takes no pod.
 	leaving bool
 }
 
 func newRoom(name string, taints []corev1.Taint, allocatable, requested corev1.ResourceList) room {
-	r := room{name: name, taints: taints}
-	for res, q := range allocatable {
-		used := requested[res]
-		free := q.AsApproximateFloat64() - used.AsApproximateFloat64()
-		switch res {
-		case corev1.ResourceCPU:
-			r.cpu = free
-		case corev1.ResourceMemory:
-			r.mem = free
-		case corev1.ResourcePods:
-			r.slots = free
-		default:
-			if r.other == nil {
-				r.other = map[corev1.ResourceName]float64{}
-			}
-			r.other[res] = free
-		}
-	}
-	r.allocCPU, r.allocM = allocatable.Cpu().AsApproximateFloat64(), allocatable.Memory().AsApproximateFloat64()
-	return r
+	free, slots := split(allocatable, requested)
+	return room{name: name, taints: taints, free: free, slots: slots,
+		allocCPU: allocatable.Cpu().AsApproximateFloat64(), allocM: allocatable.Memory().AsApproximateFloat64()}
 }
 
 // fits is kube-scheduler's fit filter: every resource the pod asks for, a pod slot included, is
 // left. A node that does not report a resource has none of it.
 func (r *room) fits(d demand) bool {
-	if r.cpu < d.cpu || r.mem < d.mem || r.slots < 1 {
+	if r.free.cpu < d.cpu || r.free.mem < d.mem || r.slots < 1 {
 		return false
 	}
 	for res, q := range d.other {
-		if r.other[res] < q {
+		if r.free.other[res] < q {
 			return false
 		}
 	}
@@ -64,14 +46,14 @@ func (r *room) fits(d demand) bool {
 }
 
 func (r *room) take(d demand) {
-	r.cpu, r.mem, r.slots = r.cpu-d.cpu, r.mem-d.mem, r.slots-1
+	r.free.cpu, r.free.mem, r.slots = r.free.cpu-d.cpu, r.free.mem-d.mem, r.slots-1
 	if len(d.other) > 0 {
-		r.other = maps.Clone(r.other)
-		if r.other == nil {
-			r.other = map[corev1.ResourceName]float64{}
+		r.free.other = maps.Clone(r.free.other)
+		if r.free.other == nil {
+			r.free.other = map[corev1.ResourceName]float64{}
 		}
 		for res, q := range d.other {
-			r.other[res] -= q
+			r.free.other[res] -= q
 		}
 	}
 }
@@ -81,29 +63,37 @@ func (r *room) take(d demand) {
 func (r *room) leastAllocated(d demand) float64 {
 	score := 0.0
 	if r.allocCPU > 0 {
-		score += (r.cpu - d.cpu) / r.allocCPU
+		score += (r.free.cpu - d.cpu) / r.allocCPU
 	}
 	if r.allocM > 0 {
-		score += (r.mem - d.mem) / r.allocM
+		score += (r.free.mem - d.mem) / r.allocM
 	}
 	return score / 2
 }
 
-// demand is what a pod takes from a node besides a pod slot: CPU, memory and, in other, any other
-// resource it asks for (nil when none).
+// demand is an amount of each resource but pod slots: CPU, memory and, in other, the rest (nil
+// when none). A pod's demand is what it takes from a node besides a slot.
 type demand struct {
 	cpu, mem float64
 	other    map[corev1.ResourceName]float64
 }
 
 func demandOf(p *corev1.Pod) demand {
-	var d demand
-	for res, q := range pods.Requests(p) {
-		switch v := q.AsApproximateFloat64(); res {
+	d, _ := split(pods.Requests(p), nil)
+	return d
+}
+
+// split is l less less, resource by resource, with pod slots apart.
+func split(l, less corev1.ResourceList) (d demand, slots float64) {
+	for res, q := range l {
+		taken := less[res]
+		switch v := q.AsApproximateFloat64() - taken.AsApproximateFloat64(); res {
 		case corev1.ResourceCPU:
 			d.cpu = v
 		case corev1.ResourceMemory:
 			d.mem = v
+		case corev1.ResourcePods:
+			slots = v
 		default:
 			if d.other == nil {
 				d.other = map[corev1.ResourceName]float64{}
@@ -111,7 +101,7 @@ func demandOf(p *corev1.Pod) demand {
 			d.other[res] = v
 		}
 	}
-	return d
+	return d, slots
 }
 
 // spreadable reports whether kube-scheduler may put a pod on any node whose taints it tolerates:
