@@ -337,6 +337,13 @@ kind: StorageClass
 metadata: {name: io2}
 provisioner: ebs.csi.aws.com
 ---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: st1
+  annotations: {storageclass.beta.kubernetes.io/is-default-class: "true"}
+provisioner: ebs.csi.aws.com
+---
 apiVersion: v1
 kind: PersistentVolume
 metadata: {name: pv-shared}
@@ -371,8 +378,8 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(set.StorageClasses) != 2 || len(set.PVs) != 1 || len(set.PVCs) != 2 {
-		t.Fatalf("%d classes, %d volumes, %d claims; want 2, 1 and 2", len(set.StorageClasses), len(set.PVs), len(set.PVCs))
+	if len(set.StorageClasses) != 3 || len(set.PVs) != 1 || len(set.PVCs) != 2 {
+		t.Fatalf("%d classes, %d volumes, %d claims; want 3, 1 and 2", len(set.StorageClasses), len(set.PVs), len(set.PVCs))
 	}
 	claims := func(p *corev1.Pod) string {
 		var out []string
@@ -393,6 +400,7 @@ spec:
 	for _, pvc := range set.Claims() {
 		got = append(got, pvc.Namespace+"/"+pvc.Name+":"+ptr.Deref(pvc.Spec.StorageClassName, "<none>"))
 	}
+	// Two classes are marked default (st1 by the beta annotation): the claims get gp3, first by name.
 	want := "default/shared: default/logs-db-1:io2 default/data-db-0:gp3 default/logs-db-0:io2 default/data-db-1:gp3"
 	if strings.Join(got, " ") != want {
 		t.Errorf("claims %q\nwant   %q", strings.Join(got, " "), want)

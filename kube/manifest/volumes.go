@@ -64,11 +64,14 @@ func addStorageClass(c *addContext, obj interface{}) {
 // manifests' own, and those the StatefulSet controller makes for each pod from its
 // volumeClaimTemplates (<template>-<pod>) that the manifests do not declare. A claim that names no
 // StorageClass gets the default one, as the DefaultStorageClass admission plugin gives it, when
-// the manifests mark one (the last marked, the newest when they are applied in order).
+// the manifests mark one. Of several, the plugin takes the newest, then the first by name
+// (GetDefaultClass in k8s.io/kubernetes v1.37.2, pkg/volume/util); manifests applied together are
+// created within the same second, so the first by name.
 func (s *Set) Claims() []*corev1.PersistentVolumeClaim {
 	var def *string
 	for _, sc := range s.StorageClasses {
-		if sc.Annotations[defaultClassAnnotation] == "true" || sc.Annotations[defaultClassAnnotationBeta] == "true" {
+		marked := sc.Annotations[defaultClassAnnotation] == "true" || sc.Annotations[defaultClassAnnotationBeta] == "true"
+		if marked && (def == nil || sc.Name < *def) {
 			def = ptr.To(sc.Name)
 		}
 	}
