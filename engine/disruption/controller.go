@@ -75,10 +75,9 @@ type Controller struct {
 	cache scheduling.Cache
 	// told are the pods whose do-not-disrupt annotation was last found not to hold (told once).
 	told map[types.UID]bool
-	// stuck carries pass.stuck from one pass to the next; published is the same map for other
-	// goroutines (Stuck). A pass builds a new map, so a published one never changes.
-	stuck     map[string]time.Time
-	published atomic.Pointer[map[string]time.Time]
+	// stuck carries pass.stuck from one pass to the next, and to other goroutines (Stuck). A pass
+	// builds a new map, so a stored one never changes.
+	stuck atomic.Pointer[map[string]time.Time]
 	// settled spares passes over an unchanged cluster the simulations of the last that found
 	// no consolidation move (pass.settled).
 	settled *settled
@@ -100,7 +99,7 @@ func New(cluster *state.Cluster, exec *executor.Executor, cloud cloudprovider.Cl
 // with their ConsolidatableAt then: the next pass considers them last while that is unchanged.
 // Any goroutine may call it; the map is not to be changed.
 func (c *Controller) Stuck() map[string]time.Time {
-	if m := c.published.Load(); m != nil {
+	if m := c.stuck.Load(); m != nil {
 		return *m
 	}
 	return nil
@@ -150,9 +149,8 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	p := c.newPass(snap, cat, now)
 	p.settled = c.settled
 	cmd := p.decide()
-	c.stuck = p.stuck
 	stuck := p.stuck // not &p.stuck, which would keep the pass and its snapshot
-	c.published.Store(&stuck)
+	c.stuck.Store(&stuck)
 	switch {
 	case cmd != nil:
 		c.settled = nil

@@ -179,8 +179,9 @@ func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, no
 	}
 	sortByCost(p.candidates)
 	p.stuck = map[string]time.Time{}
+	last := c.Stuck()
 	for _, cand := range p.candidates {
-		if at, ok := c.stuck[cand.Name()]; ok && at.Equal(cand.ConsolidatableAt) {
+		if at, ok := last[cand.Name()]; ok && at.Equal(cand.ConsolidatableAt) {
 			p.stuck[cand.Name()] = at
 		}
 	}

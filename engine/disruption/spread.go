@@ -16,7 +16,6 @@ import (
 // (free, and pod slots), which its fit filter checks, and the CPU and memory its resource score
 // weighs. free.other takes a copy before it changes: a spreadBase's rooms share theirs.
 type room struct {
-	name             string
 	taints           []corev1.Taint
 	free             demand
 	slots            float64
@@ -25,9 +24,9 @@ type room struct {
 	leaving bool
 }
 
-func newRoom(name string, taints []corev1.Taint, allocatable, requested corev1.ResourceList) room {
+func newRoom(taints []corev1.Taint, allocatable, requested corev1.ResourceList) room {
 	free, slots := split(allocatable, requested)
-	return room{name: name, taints: taints, free: free, slots: slots,
+	return room{taints: taints, free: free, slots: slots,
 		allocCPU: allocatable.Cpu().AsApproximateFloat64(), allocM: allocatable.Memory().AsApproximateFloat64()}
 }
 
@@ -141,7 +140,7 @@ type spreadBase struct {
 func newSpreadBase(nodes []scheduling.ExistingNode) *spreadBase {
 	b := &spreadBase{rooms: make([]room, len(nodes)), index: make(map[string]int, len(nodes)), demands: map[*corev1.Pod]demand{}}
 	for i, n := range nodes {
-		b.rooms[i] = newRoom(n.Name, n.Taints, n.Allocatable, n.Requested)
+		b.rooms[i] = newRoom(n.Taints, n.Allocatable, n.Requested)
 		b.index[n.Name] = i
 	}
 	return b
@@ -206,7 +205,7 @@ func (b *spreadBase) spreads(leaving []string, results *scheduling.Results, repl
 	}
 	added := make([]room, len(replacements))
 	for i, nc := range replacements {
-		added[i] = newRoom(nc.Hostname, nc.Taints, nc.InstanceType.Allocatable(), nc.DaemonSetOverhead)
+		added[i] = newRoom(nc.Taints, nc.InstanceType.Allocatable(), nc.DaemonSetOverhead)
 		place(&added[i], nc.Pods)
 	}
 	slices.SortStableFunc(queue, func(a, b sized) int {
