@@ -51,8 +51,8 @@ func Simulate(ctx context.Context, in *scheduling.Input, ws []Workload) Report {
 		}
 		return out
 	}
-	before := prep.Solve(in.Pods, in.Nodes, nil)
-	after := prep.Solve(resized(nil), in.Nodes, nil)
+	before := prep.Solve(in.Pods, nil, nil)
+	after := prep.Solve(resized(nil), nil, nil)
 	r.Before, r.NodesBefore, r.UnschedulableBefore = before.TotalPricePerHour(), len(before.NewNodeClaims), len(before.Unschedulable)
 	r.After, r.NodesAfter, r.UnschedulableAfter = after.TotalPricePerHour(), len(after.NewNodeClaims), len(after.Unschedulable)
 
@@ -66,7 +66,7 @@ func Simulate(ctx context.Context, in *scheduling.Input, ws []Workload) Report {
 			r.Unsimulated++
 			continue
 		}
-		w.Saving, w.Simulated = r.Before-prep.Solve(resized(w), in.Nodes, nil).TotalPricePerHour(), true
+		w.Saving, w.Simulated = r.Before-prep.Solve(resized(w), nil, nil).TotalPricePerHour(), true
 	}
 	return r
 }

@@ -157,14 +157,8 @@ func (s *simulator) place(cands []*Candidate) ([]*scheduling.NodeClaim, *block) 
 	}
 	podsToPlace = append(podsToPlace, s.pending...)
 	s.prepare()
-	nodes := make([]scheduling.ExistingNode, 0, len(s.nodes))
-	for _, n := range s.nodes {
-		if !exclude[n.Name] {
-			nodes = append(nodes, n)
-		}
-	}
 	// As Karpenter's simulation, the candidates no longer count against their NodePools' limits.
-	results := s.prepared.Solve(podsToPlace, nodes, provisioning.LimitUsage(leaving, s.cat))
+	results := s.prepared.Solve(podsToPlace, exclude, provisioning.LimitUsage(leaving, s.cat))
 	for _, pe := range results.Unschedulable {
 		if moving[pe.Pod] {
 			why := "it fits nowhere"

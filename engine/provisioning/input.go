@@ -65,7 +65,7 @@ func LoadCatalog(ctx context.Context, cloud cloudprovider.CloudProvider, snap *s
 // not planned again.
 func Problem(snap *state.Snapshot, cat *Catalog, podsToPlace []*corev1.Pod, opts scheduling.Options, wellKnown []string, exclude map[string]bool) *scheduling.Input {
 	in := &scheduling.Input{Pods: podsToPlace, DaemonSets: snap.DaemonSets, Options: opts, WellKnownLabels: wellKnown,
-		Unlaunchable: cat.Unlaunchable, Volumes: snap.Volumes.Requirements}
+		Unlaunchable: cat.Unlaunchable, Volumes: snap.Volumes.Requirements, Requests: snap.Requests}
 	usage := LimitUsage(snap.Nodes, cat)
 	names := make([]string, 0, len(cat.Pools))
 	for name := range cat.Pools {
@@ -201,7 +201,7 @@ func existing(sn *state.Node, cat *Catalog, snap *state.Snapshot) (scheduling.Ex
 	}
 	requested := corev1.ResourceList{}
 	for _, p := range sn.Pods {
-		requested = add(requested, pods.Requests(p))
+		addTo(requested, snap.Requests(p))
 	}
 	requested[corev1.ResourcePods] = *resource.NewQuantity(int64(len(sn.Pods)), resource.DecimalSI)
 	// A node that has not registered runs no pod yet; of what it was created for, only its
@@ -292,12 +292,17 @@ func add(a, b corev1.ResourceList) corev1.ResourceList {
 	if out == nil {
 		out = corev1.ResourceList{}
 	}
-	for name, q := range b {
-		sum := out[name]
-		sum.Add(q)
-		out[name] = sum
-	}
+	addTo(out, b)
 	return out
+}
+
+// addTo adds b to sum in place: a node's requests add up pod by pod without a copy per pod.
+func addTo(sum, b corev1.ResourceList) {
+	for name, q := range b {
+		total := sum[name]
+		total.Add(q)
+		sum[name] = total
+	}
 }
 
 func maxOf(a, b corev1.ResourceList) corev1.ResourceList {

@@ -112,7 +112,7 @@ func (p *Provisioner) Reconcile(ctx context.Context) (*Outcome, error) {
 	in := Problem(snap, cat, pending, opts, p.opts.WellKnownLabels, nil)
 	in.Cache = &p.cache
 	prep := scheduling.Prepare(in)
-	results := prep.Solve(in.Pods, in.Nodes, nil)
+	results := prep.Solve(in.Pods, nil, nil)
 	p.reportNoInstanceTypes(cat, prep.NoInstanceTypes(), now)
 	p.measure(results, now)
 	p.journal.Record(journal.Entry{Time: now, Kind: journal.KindProvisioning, Reason: journal.ReasonPodsPending, Took: time.Since(start),

@@ -35,7 +35,8 @@ type existingNode struct {
 	used      vec // what the solve placed; nil until it places a pod (most nodes get none)
 	ports     []hostPort
 	pods      []*corev1.Pod
-	// antiAffinity are its pods with required anti-affinity (nodeStatic.antiAffinity).
+	// antiAffinity are its pods with required anti-affinity, which every solve counts: few or
+	// none, where reading every pod of a large cluster in each solve costs most of it.
 	antiAffinity []*corev1.Pod
 }
 

@@ -29,6 +29,9 @@ type Input struct {
 	// volume topology, they narrow the nodes a pod may use, not its node affinity: topology
 	// spread counts nodes as the pod's own constraints say.
 	Volumes func(*corev1.Pod) ([]corev1.NodeSelectorRequirement, error)
+	// Requests, when set, gives what a pod requests (pods.Requests; state.Snapshot.Requests keeps
+	// them), where a solve would otherwise compute them again for every pod.
+	Requests func(*corev1.Pod) corev1.ResourceList
 	// NamespaceLabels are the labels of each namespace, for affinity terms with a namespaceSelector.
 	NamespaceLabels map[string]map[string]string
 	// WellKnownLabels are the labels the cloud puts on every node it launches (beyond Kubernetes'

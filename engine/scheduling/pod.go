@@ -34,16 +34,20 @@ type podData struct {
 	relaxed     []string                  // what relaxation dropped, in order
 }
 
-// podRequests sums what a pod needs from a node: containers, init containers (the larger of the
-// two phases), pod overhead, and one pod slot.
-func podRequests(p *corev1.Pod) corev1.ResourceList {
-	l := podutil.Requests(p)
-	out := corev1.ResourceList{}
-	for k, v := range l {
-		out[k] = v
+// requests is what a pod requests (pods.Requests: containers, init containers, the larger of
+// the two phases, and pod overhead), from the input's Requests when it keeps them.
+func (in *Input) requests(p *corev1.Pod) corev1.ResourceList {
+	if in.Requests != nil {
+		return in.Requests(p)
 	}
-	out[corev1.ResourcePods] = *resourceOne()
-	return out
+	return podutil.Requests(p)
+}
+
+// podVec is a pod's requests as a vector, with the pod slot it takes.
+func (s *space) podVec(requests corev1.ResourceList) vec {
+	v := s.vec(requests)
+	v[s.index[corev1.ResourcePods]] = 1
+	return v
 }
 
 func newPodData(p *corev1.Pod, requests vec, ignorePreferences bool) *podData {

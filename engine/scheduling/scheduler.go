@@ -21,9 +21,8 @@ import (
 
 // scheduler is the state of one solve.
 type scheduler struct {
-	prep  *Prepared
-	in    *Input
-	nodes []ExistingNode
+	prep *Prepared
+	in   *Input
 	// domainReqs are, per template, the topology domains a new NodeClaim starts restricted to.
 	domainReqs [][]*requirements.Requirement
 	space      *space
@@ -61,11 +60,12 @@ type rejectCache struct {
 }
 
 // Solve places the pods of in and explains those it cannot place.
-func Solve(in *Input) *Results { return Prepare(in).Solve(in.Pods, in.Nodes, nil) }
+func Solve(in *Input) *Results { return Prepare(in).Solve(in.Pods, nil, nil) }
 
-// Prepared is the part of a solve that depends only on the NodePools, the DaemonSets and which
-// resources exist: the instance types of each NodePool narrowed, priced and reduced by DaemonSet
-// overhead. Disruption prepares once per pass and solves candidate after candidate.
+// Prepared is the part of a solve that depends only on the NodePools, the DaemonSets, the
+// existing nodes and which resources exist: the instance types of each NodePool narrowed, priced
+// and reduced by DaemonSet overhead, and what solves read of each node. Disruption prepares once
+// per pass and solves candidate after candidate, each without a few of the nodes.
 type Prepared struct {
 	in        *Input
 	space     *space
@@ -73,47 +73,55 @@ type Prepared struct {
 	wellKnown func(string) bool
 	// preferNoSchedule is set when some NodePool has a PreferNoSchedule taint.
 	preferNoSchedule bool
-	// nodes keeps, by name, what solves read of each existing node and never change.
-	nodes map[string]*nodeStatic
+	// nodes are in.Nodes as every solve starts them, initialized nodes first (Karpenter's order),
+	// made by the first solve: a large cluster's nodes cost a solve more to set up than to try.
+	nodes []existingNode
 }
 
-// nodeStatic is what a solve reads of an existing node without changing it. A Prepared sees one
-// snapshot, so a node's name identifies it across its solves; disruption solves the same nodes
-// hundreds of times per pass.
-type nodeStatic struct {
-	reqs      requirements.Requirements
-	available vec // allocatable less what was requested before the solve
-	ports     []hostPort
-	// antiAffinity are its pods with required anti-affinity, which every solve counts: few or
-	// none, where reading every pod of a large cluster in each solve costs most of it.
-	antiAffinity []*corev1.Pod
-}
-
-func (p *Prepared) static(n *ExistingNode) *nodeStatic {
-	if st, ok := p.nodes[n.Name]; ok {
-		return st
+// existingNodes are the prepared nodes, made once.
+func (p *Prepared) existingNodes() []existingNode {
+	if p.nodes != nil || len(p.in.Nodes) == 0 {
+		return p.nodes
 	}
-	st := &nodeStatic{reqs: requirements.FromLabels(n.Labels), available: p.space.vec(n.Allocatable)}
-	st.available.subInPlace(p.space.vec(n.Requested))
-	for _, pod := range n.Pods {
-		st.ports = append(st.ports, hostPortsOf(pod)...)
-		if len(requiredAntiAffinity(pod.Spec.Affinity)) > 0 {
-			st.antiAffinity = append(st.antiAffinity, pod)
+	order := make([]*ExistingNode, len(p.in.Nodes))
+	for i := range p.in.Nodes {
+		order[i] = &p.in.Nodes[i]
+	}
+	slices.SortStableFunc(order, func(a, b *ExistingNode) int {
+		if a.Initialized == b.Initialized {
+			return 0
 		}
+		if a.Initialized {
+			return -1
+		}
+		return 1
+	})
+	p.nodes = make([]existingNode, len(order))
+	for i, n := range order {
+		en := existingNode{in: n, reqs: requirements.FromLabels(n.Labels), available: p.space.vec(n.Allocatable)}
+		en.available.subInPlace(p.space.vec(n.Requested))
+		for _, pod := range n.Pods {
+			en.ports = append(en.ports, hostPortsOf(pod)...)
+			if len(requiredAntiAffinity(pod.Spec.Affinity)) > 0 {
+				en.antiAffinity = append(en.antiAffinity, pod)
+			}
+		}
+		// Clipped: a pod placed in a solve appends to a copy, not to the shared slice.
+		en.ports = slices.Clip(en.ports)
+		p.nodes[i] = en
 	}
-	p.nodes[n.Name] = st
-	return st
+	return p.nodes
 }
 
 // Prepare builds the reusable part of a solve from in's NodePools, DaemonSets and options; the
 // resources of in.Nodes and in.Pods are known to every later Solve (a pod asking for a resource
 // nothing offers cannot be placed).
 func Prepare(in *Input) *Prepared {
-	p := &Prepared{in: in, space: newSpace(), nodes: map[string]*nodeStatic{}}
+	p := &Prepared{in: in, space: newSpace()}
 	// The labels every launched node carries: Karpenter's, the cloud's, and its hostname.
 	p.wellKnown = karpv1.WellKnownLabels().Insert(in.WellKnownLabels...).Insert(corev1.LabelHostname).Has
 	for _, pod := range in.Pods {
-		p.space.addAll(podRequests(pod))
+		p.space.addAll(in.requests(pod))
 	}
 	for i := range in.NodePools {
 		np := &in.NodePools[i]
@@ -161,12 +169,12 @@ func (p *Prepared) NoInstanceTypes() []string {
 	return out
 }
 
-// Solve places pods on nodes and new NodeClaims. freed, when not nil, is capacity that no longer
-// counts against each NodePool's limits: the nodes a disruption simulation takes away, which
-// Karpenter's simulation leaves out of the NodePools' usage. Solves of one Prepared must not run
-// concurrently.
-func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode, freed map[string]corev1.ResourceList) *Results {
-	s := newScheduler(p, nodes, freed)
+// Solve places pods on the input's nodes, but those named in without, and on new NodeClaims.
+// freed, when not nil, is capacity that no longer counts against each NodePool's limits: the
+// nodes a disruption simulation takes away, which Karpenter's simulation leaves out of the
+// NodePools' usage. Solves of one Prepared must not run concurrently.
+func (p *Prepared) Solve(pods []*corev1.Pod, without map[string]bool, freed map[string]corev1.ResourceList) *Results {
+	s := newScheduler(p, without, freed)
 	queued := s.prepare(pods)
 	q := newQueue(queued)
 	opts := p.in.Options
@@ -210,53 +218,40 @@ func (p *Prepared) Solve(pods []*corev1.Pod, nodes []ExistingNode, freed map[str
 	return s.results(left, timedOut)
 }
 
-func newScheduler(p *Prepared, nodes []ExistingNode, freed map[string]corev1.ResourceList) *scheduler {
-	s := &scheduler{prep: p, in: p.in, nodes: nodes, space: p.space, templates: p.templates, topo: newTopology(),
+func newScheduler(p *Prepared, without map[string]bool, freed map[string]corev1.ResourceList) *scheduler {
+	s := &scheduler{prep: p, in: p.in, space: p.space, templates: p.templates, topo: newTopology(),
 		rejects: map[uint64]*rejectCache{}, seed: maphash.MakeSeed(), failed: map[*podData]string{}, ignored: map[*podData]error{},
 		wellKnown: p.wellKnown, preferNoSchedule: p.preferNoSchedule, domainReqs: make([][]*requirements.Requirement, len(p.templates))}
 	s.topo.wellKnown = s.wellKnown
 	for _, t := range s.templates {
 		s.remaining = append(s.remaining, s.limitsOf(t.pool, freed[t.pool.Name]))
 	}
+	base := p.existingNodes()
+	all := make([]existingNode, 0, len(base)) // one allocation, not one per node
+	for _, n := range base {
+		if !without[n.in.Name] {
+			all = append(all, n)
+			s.preferNoSchedule = s.preferNoSchedule || hasPreferNoSchedule(n.in.Taints)
+		}
+	}
+	s.existing = make([]*existingNode, len(all))
+	s.candidates = make([]candidate, len(all))
+	for i := range all {
+		s.existing[i], s.candidates[i] = &all[i], &all[i]
+	}
+	s.room = make([]blockRoom, (len(all)+blockSize-1)/blockSize)
+	for b := range s.room {
+		s.refreshRoom(b)
+	}
 	return s
 }
 
 // prepare builds what the loop reads and returns the pods to place.
 func (s *scheduler) prepare(podList []*corev1.Pod) []*podData {
-	for _, n := range s.nodes {
-		s.preferNoSchedule = s.preferNoSchedule || hasPreferNoSchedule(n.Taints)
-	}
-	nodes := make([]*ExistingNode, len(s.nodes))
-	for i := range s.nodes {
-		nodes[i] = &s.nodes[i]
-	}
-	slices.SortStableFunc(nodes, func(a, b *ExistingNode) int {
-		if a.Initialized == b.Initialized {
-			return 0
-		}
-		if a.Initialized {
-			return -1
-		}
-		return 1
-	})
-	all := make([]existingNode, len(nodes)) // one allocation, not one per node
-	s.existing = make([]*existingNode, len(nodes))
-	s.candidates = make([]candidate, len(nodes), len(nodes)+len(podList))
-	for i, n := range nodes {
-		st := s.prep.static(n)
-		// ports is clipped: a pod placed here appends to a copy, not to the shared slice.
-		all[i] = existingNode{in: n, reqs: st.reqs, available: st.available, ports: slices.Clip(st.ports), antiAffinity: st.antiAffinity}
-		s.existing[i], s.candidates[i] = &all[i], &all[i]
-	}
-	s.room = make([]blockRoom, (len(nodes)+blockSize-1)/blockSize)
-	for b := range s.room {
-		s.refreshRoom(b)
-	}
-
 	pods := make([]*podData, 0, len(podList))
 	for _, p := range podList {
-		requests := podRequests(p)
-		d := newPodData(p, s.space.vec(requests), s.in.Options.PreferencePolicy == PreferencesIgnore)
+		requests := s.in.requests(p)
+		d := newPodData(p, s.space.podVec(requests), s.in.Options.PreferencePolicy == PreferencesIgnore)
 		pods = append(pods, d)
 		if err := ignoredBecause(p); err != nil {
 			s.ignored[d] = err
@@ -399,9 +394,9 @@ func (s *scheduler) indexDomains(pods []*podData) {
 				s.domainReqs[t.index] = append(s.domainReqs[t.index], requirements.New(key, corev1.NodeSelectorOpIn, sets.List(values)...))
 			}
 		}
-		for _, n := range s.nodes {
-			if v, ok := n.Labels[key]; ok {
-				s.topo.addDomain(key, v, provider{requirements.FromLabels(n.Labels), n.Taints})
+		for _, n := range s.existing {
+			if v, ok := n.in.Labels[key]; ok {
+				s.topo.addDomain(key, v, provider{n.reqs, n.in.Taints})
 			}
 		}
 	}

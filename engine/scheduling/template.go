@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	podutil "github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 )
 
@@ -155,7 +156,7 @@ func newDaemonSet(ds *appsv1.DaemonSet, sp *space) *daemonSet {
 	p := &corev1.Pod{ObjectMeta: ds.Spec.Template.ObjectMeta, Spec: ds.Spec.Template.Spec}
 	d := newPodData(p, nil, true)
 	return &daemonSet{name: ds.Namespace + "/" + ds.Name, tolerations: p.Spec.Tolerations,
-		reqs: d.nodeRequirements(), requests: sp.vec(podRequests(p)), hostPorts: d.hostPorts}
+		reqs: d.nodeRequirements(), requests: sp.podVec(podutil.Requests(p)), hostPorts: d.hostPorts}
 }
 
 // mask returns the types a requirement allows; zone and capacity type go through offerings.

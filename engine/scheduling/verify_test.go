@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	podutil "github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/requirements"
 )
 
@@ -32,7 +33,7 @@ func verifyPlan(t *testing.T, in *Input, r *Results) {
 				t.Fatalf("pod %s placed twice", p.Name)
 			}
 			seen[p.Name] = true
-			req := podRequests(p)
+			req := podutil.Requests(p)
 			cpu += req.Cpu().MilliValue()
 			mem += req.Memory().Value()
 			all = append(all, placed{p, nc, zoneOf(nc)})

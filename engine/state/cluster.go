@@ -186,10 +186,12 @@ func (c *Cluster) UpdatePod(p *corev1.Pod) {
 	key := pods.Key(p)
 	old := c.pods[key]
 	c.pods[key] = p
+	// Requests are computed once per write, not by every solve that reads the pod.
+	e := keyedPod{key: key, pod: p, requests: pods.Requests(p)}
 	if i, found := c.podIndex(key); found {
-		c.podOrder[i].pod = p
+		c.podOrder[i] = e
 	} else {
-		c.podOrder = slices.Insert(c.podOrder, i, keyedPod{key, p})
+		c.podOrder = slices.Insert(c.podOrder, i, e)
 	}
 	if oldNode, newNode := boundNode(old), boundNode(p); oldNode != newNode {
 		c.podMoved(oldNode)
@@ -236,10 +238,11 @@ func boundNode(p *corev1.Pod) string {
 	return p.Spec.NodeName
 }
 
-// keyedPod is a pod and its key, an entry of Cluster.podOrder.
+// keyedPod is a pod, its key and its requests (pods.Requests), an entry of Cluster.podOrder.
 type keyedPod struct {
-	key types.NamespacedName
-	pod *corev1.Pod
+	key      types.NamespacedName
+	pod      *corev1.Pod
+	requests corev1.ResourceList
 }
 
 // podIndex finds key in podOrder, or where it belongs.

@@ -271,3 +271,35 @@ func TestExpect(t *testing.T) {
 		}
 	}
 }
+
+func TestSnapshotRequests(t *testing.T) {
+	pod := func(cpu string, limitOnly bool) *corev1.Pod {
+		res := corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}
+		if limitOnly {
+			res = corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}
+		}
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default"},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Resources: res}}}}
+	}
+	c := NewCluster(clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
+	for _, tc := range []struct {
+		name    string
+		pod     *corev1.Pod
+		wantCPU string
+	}{
+		{"stored", pod("500m", false), "500m"},
+		{"rewritten with more", pod("2", false), "2"},
+		{"a limit without a request", pod("750m", true), "750m"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c.UpdatePod(tc.pod)
+			snap := c.Snapshot()
+			if got := snap.Requests(snap.Pods[0]); got.Cpu().Cmp(resource.MustParse(tc.wantCPU)) != 0 {
+				t.Errorf("Requests of the stored pod: CPU %s, want %s", got.Cpu(), tc.wantCPU)
+			}
+			if got := snap.Requests(pod("3", false)); got.Cpu().Cmp(resource.MustParse("3")) != 0 {
+				t.Errorf("Requests of a pod the snapshot does not hold: CPU %s, want 3", got.Cpu())
+			}
+		})
+	}
+}

@@ -41,6 +41,8 @@ type Snapshot struct {
 	DaemonSets  []*appsv1.DaemonSet
 	// Volumes tells where the volumes pods claim let them run.
 	Volumes *Volumes
+	// requests are Pods' requests, computed when the cluster state stored each pod.
+	requests map[*corev1.Pod]corev1.ResourceList
 }
 
 // Node is a node as the engine sees it: the Node object, its NodeClaim, or both.
@@ -89,9 +91,11 @@ func (c *Cluster) build() *Snapshot {
 	}
 	// Pods in order, and grouped by the node they count on, in the same order.
 	s.Pods = make([]*corev1.Pod, len(c.podOrder))
+	s.requests = make(map[*corev1.Pod]corev1.ResourceList, len(c.podOrder))
 	onNode := make(map[string][]*corev1.Pod, len(c.nodes))
 	for i, e := range c.podOrder {
 		s.Pods[i] = e.pod
+		s.requests[e.pod] = e.requests
 		if node := boundNode(e.pod); node != "" {
 			onNode[node] = append(onNode[node], e.pod)
 		}
@@ -331,6 +335,15 @@ func (s *Snapshot) PendingPods() []*corev1.Pod {
 		}
 	}
 	return out
+}
+
+// Requests is what a pod requests (pods.Requests): kept from when the cluster state stored it
+// for the snapshot's pods, computed for any other. The list is shared: never modify it.
+func (s *Snapshot) Requests(p *corev1.Pod) corev1.ResourceList {
+	if r, ok := s.requests[p]; ok {
+		return r
+	}
+	return pods.Requests(p)
 }
 
 // NodePool returns the named NodePool, or nil.
