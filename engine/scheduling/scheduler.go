@@ -75,7 +75,16 @@ type Prepared struct {
 	preferNoSchedule bool
 	// nodes are in.Nodes as every solve starts them, initialized nodes first (Karpenter's order),
 	// made by the first solve: a large cluster's nodes cost a solve more to set up than to try.
-	nodes []existingNode
+	// nodeIndex finds them by name (a Node and a NodeClaim not yet registered may share one).
+	nodes     []existingNode
+	nodeIndex map[string][]int
+	// scratch holds the last solve's nodes and candidates, which the next solve overwrites.
+	scratch struct {
+		all        []existingNode
+		existing   []*existingNode
+		candidates []candidate
+		room       []blockRoom
+	}
 }
 
 // existingNodes are the prepared nodes, made once.
@@ -96,8 +105,9 @@ func (p *Prepared) existingNodes() []existingNode {
 		}
 		return 1
 	})
-	p.nodes = make([]existingNode, len(order))
+	p.nodes, p.nodeIndex = make([]existingNode, len(order)), make(map[string][]int, len(order))
 	for i, n := range order {
+		p.nodeIndex[n.Name] = append(p.nodeIndex[n.Name], i)
 		en := existingNode{in: n, reqs: requirements.FromLabels(n.Labels), available: p.space.vec(n.Allocatable)}
 		en.available.subInPlace(p.space.vec(n.Requested))
 		for _, pod := range n.Pods {
@@ -227,23 +237,41 @@ func newScheduler(p *Prepared, without map[string]bool, freed map[string]corev1.
 		s.remaining = append(s.remaining, s.limitsOf(t.pool, freed[t.pool.Name]))
 	}
 	base := p.existingNodes()
-	all := make([]existingNode, 0, len(base)) // one allocation, not one per node
-	for _, n := range base {
-		if !without[n.in.Name] {
-			all = append(all, n)
-			s.preferNoSchedule = s.preferNoSchedule || hasPreferNoSchedule(n.in.Taints)
+	skip := make([]int, 0, len(without))
+	for name := range without {
+		skip = append(skip, p.nodeIndex[name]...)
+	}
+	slices.Sort(skip)
+	// The last solve's slices are overwritten: a solve over thousands of nodes allocates them
+	// once per Prepared, not once per solve.
+	sc := &p.scratch
+	n := len(base) - len(skip)
+	sc.all, sc.existing = grown(sc.all, n), grown(sc.existing, n)
+	sc.candidates, sc.room = grown(sc.candidates, n), grown(sc.room, (n+blockSize-1)/blockSize)
+	k := 0
+	for i := range base {
+		if len(skip) > 0 && skip[0] == i {
+			skip = skip[1:]
+			continue
 		}
+		sc.all[k] = base[i]
+		sc.existing[k], sc.candidates[k] = &sc.all[k], &sc.all[k]
+		s.preferNoSchedule = s.preferNoSchedule || hasPreferNoSchedule(base[i].in.Taints)
+		k++
 	}
-	s.existing = make([]*existingNode, len(all))
-	s.candidates = make([]candidate, len(all))
-	for i := range all {
-		s.existing[i], s.candidates[i] = &all[i], &all[i]
-	}
-	s.room = make([]blockRoom, (len(all)+blockSize-1)/blockSize)
+	s.existing, s.candidates, s.room = sc.existing, sc.candidates, sc.room
 	for b := range s.room {
 		s.refreshRoom(b)
 	}
 	return s
+}
+
+// grown is buf resliced to n, reallocated only when too short.
+func grown[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	return buf[:n]
 }
 
 // prepare builds what the loop reads and returns the pods to place.

@@ -760,3 +760,43 @@ func TestFirstFitOverManyNodes(t *testing.T) {
 		t.Errorf("big-2 placed on %q, want a new NodeClaim", n)
 	}
 }
+
+// TestSolvesWithoutNodes solves one Prepared again and again, each time without some nodes, as
+// disruption does candidate after candidate: each solve must place the pods as a solve of its
+// own over the nodes left would, whatever the solves before it placed.
+func TestSolvesWithoutNodes(t *testing.T) {
+	var nodes []ExistingNode
+	for i, free := range []string{"1", "3", "2", "3", "1"} {
+		name := fmt.Sprintf("node-%d", i)
+		nodes = append(nodes, ExistingNode{Name: name, Initialized: i != 2, Labels: map[string]string{corev1.LabelHostname: name},
+			Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(free), corev1.ResourcePods: resource.MustParse("110")}})
+	}
+	in := &Input{NodePools: []NodePool{pool("default", 0, syntheticTypes(4))}, Nodes: nodes, Pods: pods(2, "app", "2", "")}
+	prep := Prepare(in)
+	for _, tc := range []struct {
+		without []string
+		want    map[string]string
+	}{
+		{nil, map[string]string{"app-0": "node-1", "app-1": "node-3"}},
+		{[]string{"node-1"}, map[string]string{"app-0": "node-3", "app-1": "node-2"}}, // node-2, not initialized, comes last
+		{[]string{"node-1", "node-3"}, map[string]string{"app-0": "node-2"}},
+		{[]string{"node-0", "node-4"}, map[string]string{"app-0": "node-1", "app-1": "node-3"}},
+		{nil, map[string]string{"app-0": "node-1", "app-1": "node-3"}},
+	} {
+		without := map[string]bool{}
+		for _, n := range tc.without {
+			without[n] = true
+		}
+		got := placement(prep.Solve(in.Pods, without, nil))
+		for pod, want := range tc.want {
+			if got[pod] != want {
+				t.Errorf("without %v: %s placed on %q, want %s (placement %v)", tc.without, pod, got[pod], want, got)
+			}
+		}
+		for pod, node := range got {
+			if without[node] {
+				t.Errorf("without %v: %s placed on %s, which the solve leaves out", tc.without, pod, node)
+			}
+		}
+	}
+}
