@@ -98,10 +98,27 @@ func (e Entry) Saving() float64 { return e.PriceBefore - e.PriceAfter }
 
 // Event is a Kubernetes event to record with an entry.
 type Event struct {
+	// Object is what the event is about; the entries the journal keeps drop it (Entry.kept).
 	Object  runtime.Object
 	Type    string // Normal or Warning
 	Reason  Reason // Karpenter's reason
 	Message string
+}
+
+// kept is the entry as the journal keeps it once its sinks have it: its events without their
+// objects, which only the sinks read. Kept, the objects of thousands of entries (a pod per
+// Nominated event) would hold as many old versions of pods in memory.
+func (e Entry) kept() Entry {
+	if len(e.Events) == 0 {
+		return e
+	}
+	events := make([]Event, len(e.Events))
+	for i, ev := range e.Events {
+		ev.Object = nil
+		events[i] = ev
+	}
+	e.Events = events
+	return e
 }
 
 // Sink receives every entry after it is recorded (logs, events, metrics).
@@ -136,9 +153,9 @@ func (j *Journal) Record(e Entry) Entry {
 	e.Seq = j.seq
 	switch {
 	case len(j.ring) < j.max:
-		j.ring = append(j.ring, e)
+		j.ring = append(j.ring, e.kept())
 	case j.max > 0:
-		j.ring[j.oldest] = e
+		j.ring[j.oldest] = e.kept()
 		j.oldest = (j.oldest + 1) % j.max
 	}
 	sinks := j.sinks
@@ -160,7 +177,7 @@ func (j *Journal) Block(node string, e Entry) {
 	}
 	j.mu.Lock()
 	prev, had := j.whyNot[node]
-	j.whyNot[node] = e
+	j.whyNot[node] = e.kept()
 	same := had && prev.Reason == e.Reason && prev.Message == e.Message
 	if same {
 		j.notify()

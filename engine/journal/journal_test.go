@@ -13,8 +13,11 @@ import (
 
 type recorded struct{ reasons []string }
 
-func (r *recorded) Event(_ runtime.Object, _, reason, _ string) {
-	r.reasons = append(r.reasons, reason)
+// Event records the reason, and no reason for an event without its object.
+func (r *recorded) Event(obj runtime.Object, _, reason, _ string) {
+	if obj != nil {
+		r.reasons = append(r.reasons, reason)
+	}
 }
 
 func TestJournal(t *testing.T) {
@@ -28,6 +31,10 @@ func TestJournal(t *testing.T) {
 	j.Record(Entry{Kind: KindDisruption, Message: "would disrupt node(s)", DryRun: true,
 		Events: []Event{{Object: &corev1.Node{}, Type: "Normal", Reason: "DisruptionLaunching"}}})
 	<-changes
+	// The sinks had the events' objects; the entries kept have the events without them.
+	if ev := j.Entries(0)[0].Events; len(ev) != 1 || ev[0].Object != nil || ev[0].Reason != "Launched" {
+		t.Errorf("kept events %+v, want the Launched event without its object", ev)
+	}
 
 	// A blocker recorded twice with the same reason is one entry; a new reason is another.
 	j.Block("n1", Entry{Reason: "Budget", Message: "budget 0 allows no disruption"})
