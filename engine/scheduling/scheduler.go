@@ -11,7 +11,6 @@ import (
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/sets"
 
@@ -804,8 +803,6 @@ func cheapestOffering(ofs cloudprovider.Offerings, reqs requirements.Requirement
 func hasPreferNoSchedule(taints []corev1.Taint) bool {
 	return slices.ContainsFunc(taints, func(t corev1.Taint) bool { return t.Effect == corev1.TaintEffectPreferNoSchedule })
 }
-
-func resourceOne() *resource.Quantity { return resource.NewQuantity(1, resource.DecimalSI) }
 
 func labelsSet(m map[string]string) labels.Set { return labels.Set(m) }
 
