@@ -90,7 +90,7 @@ func Build(set *manifest.Set, cat *catalog.Catalog, opts scheduling.Options, zon
 	switch {
 	case len(set.PVCs)+len(set.PVs)+len(set.StorageClasses) > 0:
 		in.Volumes = state.NewVolumes(set.Claims(), set.PVs, set.StorageClasses).Requirements
-	case slices.ContainsFunc(in.Pods, claimsVolumes):
+	case slices.ContainsFunc(in.Pods, pods.MountsClaim):
 		pr.Notes = append(pr.Notes, "the manifests hold no PersistentVolumeClaim, PersistentVolume or StorageClass: pods with persistent volumes are placed as if their volumes could attach anywhere (add them to plan where the volumes can attach)")
 	}
 	for _, name := range slices.Sorted(maps.Keys(bound)) {
@@ -180,10 +180,4 @@ func requestsOf(ps []*corev1.Pod) corev1.ResourceList {
 		}
 	}
 	return out
-}
-
-// claimsVolumes reports whether a pod mounts a persistent volume claim, its own or an ephemeral
-// volume's.
-func claimsVolumes(p *corev1.Pod) bool {
-	return slices.ContainsFunc(p.Spec.Volumes, func(v corev1.Volume) bool { return v.PersistentVolumeClaim != nil || v.Ephemeral != nil })
 }

@@ -112,10 +112,8 @@ func spreadable(p *corev1.Pod) bool {
 	if len(spec.NodeSelector) > 0 || len(spec.TopologySpreadConstraints) > 0 || spec.Affinity != nil {
 		return false
 	}
-	for _, v := range spec.Volumes {
-		if v.PersistentVolumeClaim != nil || v.Ephemeral != nil {
-			return false
-		}
+	if pods.MountsClaim(p) {
+		return false
 	}
 	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
 		for _, c := range cs {

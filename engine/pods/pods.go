@@ -2,6 +2,7 @@ package pods
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -199,4 +200,25 @@ func needsLimitDefaults(p *corev1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// ClaimName is the PersistentVolumeClaim a volume of p mounts: the claim it names, or for a
+// generic ephemeral volume the claim its pod gets, named <pod>-<volume>. ok is false for a
+// volume that mounts no claim.
+func ClaimName(p *corev1.Pod, v corev1.Volume) (name string, ok bool) {
+	switch {
+	case v.PersistentVolumeClaim != nil:
+		return v.PersistentVolumeClaim.ClaimName, true
+	case v.Ephemeral != nil && v.Ephemeral.VolumeClaimTemplate != nil:
+		return p.Name + "-" + v.Name, true
+	}
+	return "", false
+}
+
+// MountsClaim reports whether some volume of p mounts a PersistentVolumeClaim (ClaimName).
+func MountsClaim(p *corev1.Pod) bool {
+	return slices.ContainsFunc(p.Spec.Volumes, func(v corev1.Volume) bool {
+		_, ok := ClaimName(p, v)
+		return ok
+	})
 }

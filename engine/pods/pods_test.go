@@ -184,3 +184,32 @@ func TestUntoleratedTaint(t *testing.T) {
 		})
 	}
 }
+
+func TestClaimName(t *testing.T) {
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-0"}}
+	for _, tc := range []struct {
+		name   string
+		volume corev1.Volume
+		want   string
+		ok     bool
+	}{
+		{"a claim", corev1.Volume{Name: "data", VolumeSource: corev1.VolumeSource{
+			PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: "data-web-0"}}}, "data-web-0", true},
+		{"a generic ephemeral volume", corev1.Volume{Name: "scratch", VolumeSource: corev1.VolumeSource{
+			Ephemeral: &corev1.EphemeralVolumeSource{VolumeClaimTemplate: &corev1.PersistentVolumeClaimTemplate{}}}}, "web-0-scratch", true},
+		{"an ephemeral volume without a template", corev1.Volume{Name: "odd", VolumeSource: corev1.VolumeSource{
+			Ephemeral: &corev1.EphemeralVolumeSource{}}}, "", false},
+		{"an emptyDir", corev1.Volume{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got, ok := ClaimName(pod, tc.volume); got != tc.want || ok != tc.ok {
+				t.Errorf("ClaimName = %q, %v; want %q, %v", got, ok, tc.want, tc.ok)
+			}
+			p := pod.DeepCopy()
+			p.Spec.Volumes = []corev1.Volume{{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}, tc.volume}
+			if got := MountsClaim(p); got != tc.ok {
+				t.Errorf("MountsClaim = %v, want %v", got, tc.ok)
+			}
+		})
+	}
+}

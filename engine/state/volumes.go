@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	volumehelpers "k8s.io/component-helpers/storage/volume"
 	"k8s.io/utils/ptr"
+
+	"github.com/nodepilot/nodepilot/engine/pods"
 )
 
 // UpdateVolumeAttachment stores a VolumeAttachment.
@@ -150,13 +152,8 @@ func volumeError(fix, format string, args ...any) *VolumeError {
 // binding of a claim that names its volume is not complete, or an unbound claim names no class or
 // one that binds at once rather than for its first consumer.
 func (v *Volumes) topology(p *corev1.Pod, vol corev1.Volume) ([][]corev1.NodeSelectorRequirement, error) {
-	var name string
-	switch {
-	case vol.PersistentVolumeClaim != nil:
-		name = vol.PersistentVolumeClaim.ClaimName
-	case vol.Ephemeral != nil && vol.Ephemeral.VolumeClaimTemplate != nil:
-		name = p.Name + "-" + vol.Name // a generic ephemeral volume's claim is named after its pod
-	default:
+	name, ok := pods.ClaimName(p, vol)
+	if !ok {
 		return nil, nil
 	}
 	key := types.NamespacedName{Namespace: p.Namespace, Name: name}
@@ -288,13 +285,8 @@ func (c *Cluster) AttachedVolumes(node string, staying []*corev1.Pod) []string {
 	held := map[string]bool{}
 	for _, p := range staying {
 		for _, v := range p.Spec.Volumes {
-			claim := ""
-			switch {
-			case v.PersistentVolumeClaim != nil:
-				claim = v.PersistentVolumeClaim.ClaimName
-			case v.Ephemeral != nil: // a generic ephemeral volume's claim is named after its pod
-				claim = p.Name + "-" + v.Name
-			default:
+			claim, ok := pods.ClaimName(p, v)
+			if !ok {
 				continue
 			}
 			if pvc := c.pvcs[types.NamespacedName{Namespace: p.Namespace, Name: claim}]; pvc != nil && pvc.Spec.VolumeName != "" {
