@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -41,8 +42,9 @@ type Snapshot struct {
 	DaemonSets  []*appsv1.DaemonSet
 	// Volumes tells where the volumes pods claim let them run.
 	Volumes *Volumes
-	// requests are Pods' requests, computed when the cluster state stored each pod.
-	requests map[*corev1.Pod]corev1.ResourceList
+	// requests are Pods' requests, computed when the cluster state stored each pod, indexed by
+	// pod on first use: snapshots that place no pod (the console's) do not pay for the index.
+	requests *podRequests
 }
 
 // Node is a node as the engine sees it: the Node object, its NodeClaim, or both.
@@ -91,11 +93,11 @@ func (c *Cluster) build() *Snapshot {
 	}
 	// Pods in order, and grouped by the node they count on, in the same order.
 	s.Pods = make([]*corev1.Pod, len(c.podOrder))
-	s.requests = make(map[*corev1.Pod]corev1.ResourceList, len(c.podOrder))
+	s.requests = &podRequests{lists: make([]corev1.ResourceList, len(c.podOrder))}
 	onNode := make(map[string][]*corev1.Pod, len(c.nodes))
 	for i, e := range c.podOrder {
 		s.Pods[i] = e.pod
-		s.requests[e.pod] = e.requests
+		s.requests.lists[i] = e.requests
 		if node := boundNode(e.pod); node != "" {
 			onNode[node] = append(onNode[node], e.pod)
 		}
@@ -337,11 +339,26 @@ func (s *Snapshot) PendingPods() []*corev1.Pod {
 	return out
 }
 
+// podRequests are a snapshot's pods' requests, in the order of its Pods, and by pod once asked.
+type podRequests struct {
+	lists []corev1.ResourceList
+	once  sync.Once
+	byPod map[*corev1.Pod]corev1.ResourceList
+}
+
 // Requests is what a pod requests (pods.Requests): kept from when the cluster state stored it
 // for the snapshot's pods, computed for any other. The list is shared: never modify it.
 func (s *Snapshot) Requests(p *corev1.Pod) corev1.ResourceList {
-	if r, ok := s.requests[p]; ok {
-		return r
+	if s.requests != nil {
+		s.requests.once.Do(func() {
+			s.requests.byPod = make(map[*corev1.Pod]corev1.ResourceList, len(s.Pods))
+			for i, p := range s.Pods {
+				s.requests.byPod[p] = s.requests.lists[i]
+			}
+		})
+		if r, ok := s.requests.byPod[p]; ok {
+			return r
+		}
 	}
 	return pods.Requests(p)
 }
