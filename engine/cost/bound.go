@@ -17,11 +17,15 @@ type Demand struct{ CPU, Memory float64 }
 func DemandOf(ps []*corev1.Pod) Demand {
 	var d Demand
 	for _, p := range ps {
-		req := pods.Requests(p)
-		d.CPU += req.Cpu().AsApproximateFloat64() * 1000 // floats: MilliValue wraps past int64
-		d.Memory += req.Memory().AsApproximateFloat64()
+		d.Add(pods.Requests(p))
 	}
 	return d
+}
+
+// Add counts one pod's requests (pods.Requests) in the demand.
+func (d *Demand) Add(req corev1.ResourceList) {
+	d.CPU += req.Cpu().AsApproximateFloat64() * 1000 // floats: MilliValue wraps past int64
+	d.Memory += req.Memory().AsApproximateFloat64()
 }
 
 // LowerBound is what no fleet of np's nodes holding the demand can cost less than (the

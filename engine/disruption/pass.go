@@ -147,7 +147,7 @@ func (p *pass) underutilized() (single, multi []*Candidate) {
 	}
 	p.eligible(MethodSingleNode, len(out))
 	reason := karpv1.DisruptionReasonUnderutilized
-	ratio := valueRatios(out)
+	ratio := valueRatios(out, p.sim.snap.Requests)
 	sortForConsolidation(out, ratio, nil)
 	multi, _ = p.budgetCut(out, reason)
 	inMulti := make(map[*Candidate]bool, len(multi))

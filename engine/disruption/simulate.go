@@ -85,5 +85,5 @@ func consolidationOrder(snap *state.Snapshot, cat *provisioning.Catalog, node st
 			cands = append(cands, c)
 		}
 	}
-	return orderOf(cands, node, stuck)
+	return orderOf(cands, node, stuck, snap.Requests)
 }

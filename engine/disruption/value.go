@@ -1,6 +1,8 @@
 package disruption
 
 import (
+	corev1 "k8s.io/api/core/v1"
+
 	"cmp"
 	"fmt"
 	"math"
@@ -58,12 +60,14 @@ func valueClass(ratio float64) int { return int(math.Min((ratio-1)/valueStep, ma
 // NodePool's candidates must move (its price times as many of its allocatable as the scarcer
 // resource needs), over what the NodePool's best candidate would: 1 for the best. A NodePool
 // whose candidates move no pods, or whose best serves them for nothing, rates every candidate 1.
-func valueRatios(cs []*Candidate) map[*Candidate]float64 {
+// requests gives the pods' requests (Snapshot.Requests keeps them).
+func valueRatios(cs []*Candidate, requests func(*corev1.Pod) corev1.ResourceList) map[*Candidate]float64 {
 	demand := map[string]cost.Demand{}
 	for _, c := range cs {
-		d, pool := cost.DemandOf(c.Reschedulable), demand[c.NodePool.Name]
-		pool.CPU += d.CPU
-		pool.Memory += d.Memory
+		pool := demand[c.NodePool.Name]
+		for _, p := range c.Reschedulable {
+			pool.Add(requests(p))
+		}
 		demand[c.NodePool.Name] = pool
 	}
 	serving := make(map[*Candidate]float64, len(cs))
@@ -93,8 +97,8 @@ func valueRatios(cs []*Candidate) map[*Candidate]float64 {
 
 // orderOf sorts the candidates for consolidation as single-node consolidation does, with the
 // stuck record of the last pass, and says where the node named goes, and why.
-func orderOf(cands []*Candidate, node string, stuck map[string]time.Time) string {
-	ratio := valueRatios(cands)
+func orderOf(cands []*Candidate, node string, stuck map[string]time.Time, requests func(*corev1.Pod) corev1.ResourceList) string {
+	ratio := valueRatios(cands, requests)
 	sortForConsolidation(cands, ratio, stuck)
 	i := slices.IndexFunc(cands, func(c *Candidate) bool { return c.Name() == node })
 	if i < 0 {

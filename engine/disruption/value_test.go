@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	podutil "github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/state"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
@@ -108,7 +109,7 @@ func TestSortForConsolidation(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cands := f.candidates(tt.nodes)
-			sortForConsolidation(cands, valueRatios(cands), tt.stuck)
+			sortForConsolidation(cands, valueRatios(cands, podutil.Requests), tt.stuck)
 			got := make([]string, len(cands))
 			for i, cand := range cands {
 				got[i] = cand.Name()
@@ -143,7 +144,7 @@ func TestOrderOf(t *testing.T) {
 		{"c-1", "1 of 4 candidates: nodes of its type would cost 1.77x", map[string]time.Time{"c-1": time.Unix(1, 0)}}, // its pods changed since
 	} {
 		t.Run(tt.node, func(t *testing.T) {
-			got := orderOf(f.candidates(nodes), tt.node, tt.stuck)
+			got := orderOf(f.candidates(nodes), tt.node, tt.stuck, podutil.Requests)
 			if !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
 				t.Errorf("orderOf(%s) = %q, want it to start %q", tt.node, got, tt.want)
 			}
