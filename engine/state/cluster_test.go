@@ -12,6 +12,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 
+	"github.com/nodepilot/nodepilot/engine/pods"
 	karpv1 "github.com/nodepilot/nodepilot/kube/apis/karpenter/v1"
 )
 
@@ -301,5 +302,18 @@ func TestSnapshotRequests(t *testing.T) {
 				t.Errorf("Requests of a pod the snapshot does not hold: CPU %s, want 3", got.Cpu())
 			}
 		})
+	}
+	// The copies of one version share the index: a copy whose Pods a caller reordered, asking
+	// first, must not pair the pods with other pods' requests.
+	second := pod("4", false)
+	second.Name = "q"
+	c.UpdatePod(second)
+	snap, reordered := c.Snapshot(), c.Snapshot()
+	reordered.Pods = []*corev1.Pod{snap.Pods[1], snap.Pods[0]}
+	reordered.Requests(reordered.Pods[0])
+	for _, p := range snap.Pods {
+		if got, want := snap.Requests(p), pods.Requests(p); got.Cpu().Cmp(*want.Cpu()) != 0 {
+			t.Errorf("Requests of %s after a reordered copy asked first: CPU %s, want %s", p.Name, got.Cpu(), want.Cpu())
+		}
 	}
 }

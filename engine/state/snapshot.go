@@ -93,7 +93,7 @@ func (c *Cluster) build() *Snapshot {
 	}
 	// Pods in order, and grouped by the node they count on, in the same order.
 	s.Pods = make([]*corev1.Pod, len(c.podOrder))
-	s.requests = &podRequests{lists: make([]corev1.ResourceList, len(c.podOrder))}
+	s.requests = &podRequests{pods: s.Pods, lists: make([]corev1.ResourceList, len(c.podOrder))}
 	onNode := make(map[string][]*corev1.Pod, len(c.nodes))
 	for i, e := range c.podOrder {
 		s.Pods[i] = e.pod
@@ -339,8 +339,10 @@ func (s *Snapshot) PendingPods() []*corev1.Pod {
 	return out
 }
 
-// podRequests are a snapshot's pods' requests, in the order of its Pods, and by pod once asked.
+// podRequests are a snapshot's pods' requests, lists[i] for pods[i] (the snapshot's Pods as
+// built: the index never depends on which copy of the snapshot asks first), and by pod once asked.
 type podRequests struct {
+	pods  []*corev1.Pod
 	lists []corev1.ResourceList
 	once  sync.Once
 	byPod map[*corev1.Pod]corev1.ResourceList
@@ -351,8 +353,8 @@ type podRequests struct {
 func (s *Snapshot) Requests(p *corev1.Pod) corev1.ResourceList {
 	if s.requests != nil {
 		s.requests.once.Do(func() {
-			s.requests.byPod = make(map[*corev1.Pod]corev1.ResourceList, len(s.Pods))
-			for i, p := range s.Pods {
+			s.requests.byPod = make(map[*corev1.Pod]corev1.ResourceList, len(s.requests.pods))
+			for i, p := range s.requests.pods {
 				s.requests.byPod[p] = s.requests.lists[i]
 			}
 		})
