@@ -175,7 +175,7 @@ func (s *simulator) place(cands []*Candidate) ([]*scheduling.NodeClaim, *block) 
 		}
 	}
 	if s.spread == nil {
-		s.spread = newSpreadBase(s.nodes)
+		s.spread = newSpreadBase(s.nodes, s.snap.Requests)
 	}
 	if p := s.spread.spreads(slices.Collect(maps.Keys(exclude)), results, replacements, moving); p != nil {
 		return nil, spreadBlock(p)

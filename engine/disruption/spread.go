@@ -77,11 +77,6 @@ type demand struct {
 	other    map[corev1.ResourceName]float64
 }
 
-func demandOf(p *corev1.Pod) demand {
-	d, _ := split(pods.Requests(p), nil)
-	return d
-}
-
 // split is l less less, resource by resource, with pod slots apart.
 func split(l, less corev1.ResourceList) (d demand, slots float64) {
 	for res, q := range l {
@@ -129,14 +124,17 @@ func spreadable(p *corev1.Pod) bool {
 
 // spreadBase is every existing node's room before any move, and the pods' demands, built once
 // per pass: a pass checks hundreds of moves over the same nodes, and each moves a few pods.
+// requests gives a pod's requests (Snapshot.Requests keeps them).
 type spreadBase struct {
-	rooms   []room
-	index   map[string]int
-	demands map[*corev1.Pod]demand
+	rooms    []room
+	index    map[string]int
+	demands  map[*corev1.Pod]demand
+	requests func(*corev1.Pod) corev1.ResourceList
 }
 
-func newSpreadBase(nodes []scheduling.ExistingNode) *spreadBase {
-	b := &spreadBase{rooms: make([]room, len(nodes)), index: make(map[string]int, len(nodes)), demands: map[*corev1.Pod]demand{}}
+func newSpreadBase(nodes []scheduling.ExistingNode, requests func(*corev1.Pod) corev1.ResourceList) *spreadBase {
+	b := &spreadBase{rooms: make([]room, len(nodes)), index: make(map[string]int, len(nodes)), demands: map[*corev1.Pod]demand{},
+		requests: requests}
 	for i, n := range nodes {
 		b.rooms[i] = newRoom(n.Taints, n.Allocatable, n.Requested)
 		b.index[n.Name] = i
@@ -147,7 +145,7 @@ func newSpreadBase(nodes []scheduling.ExistingNode) *spreadBase {
 func (b *spreadBase) demandOf(p *corev1.Pod) demand {
 	d, ok := b.demands[p]
 	if !ok {
-		d = demandOf(p)
+		d, _ = split(b.requests(p), nil)
 		b.demands[p] = d
 	}
 	return d

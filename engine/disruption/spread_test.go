@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
+	podutil "github.com/nodepilot/nodepilot/engine/pods"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 )
 
@@ -126,7 +127,7 @@ func TestSpreads(t *testing.T) {
 				}
 			}
 			// The same base answers twice alike: a check leaves it as it found it.
-			base := newSpreadBase(tc.nodes)
+			base := newSpreadBase(tc.nodes, podutil.Requests)
 			for round := range 2 {
 				if got := base.spreads(tc.leaving, results, tc.replacements, moving); got != tc.want {
 					t.Errorf("round %d: left pending: %v, want %v", round, podName(got), podName(tc.want))

@@ -1,13 +1,13 @@
 package disruption
 
 import (
-	corev1 "k8s.io/api/core/v1"
-
 	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/nodepilot/nodepilot/engine/cost"
 )
