@@ -51,6 +51,23 @@ users:
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// a context of a cluster that is not EKS: its name is no cluster name
+	plain := filepath.Join(dir, "kubeconfig-kind")
+	if err := os.WriteFile(plain, []byte(`apiVersion: v1
+kind: Config
+clusters:
+- name: kind-local
+  cluster: {server: "https://127.0.0.1:1"}
+contexts:
+- name: kind-local
+  context: {cluster: kind-local, user: admin}
+current-context: kind-local
+users:
+- name: admin
+  user: {token: t}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name       string
 		args       []string
@@ -64,7 +81,10 @@ users:
 		{name: "skin from the config file", configHome: configHome, want: filepath.Join(configHome, "nodepilot", "config.yaml") + `: skin: "neon"`},
 		{name: "flag wins over the environment", args: []string{"--skin", "neon"}, env: "light", want: `--skin "neon"`},
 		{name: "bad preference policy", args: []string{"--preference-policy", "Sometimes"}, want: "use Respect or Ignore"},
-		{name: "no cluster name", args: []string{"controller", "--kubeconfig", filepath.Join(dir, "none")}, want: "set --cluster-name"},
+		{name: "no cluster name", args: []string{"controller", "--kubeconfig", plain}, want: "set --cluster-name"},
+		// the missing kubeconfig, not the cluster name its context would have given, is the fix
+		{name: "no kubeconfig", args: []string{"controller", "--kubeconfig", filepath.Join(dir, "none")}, want: "kubeconfig " + filepath.Join(dir, "none") + ": "},
+		{name: "missing skin file", args: []string{"--skin", filepath.Join(dir, "none.yaml")}, want: "skin file " + filepath.Join(dir, "none.yaml") + ": no such file or directory (a skin is"},
 		// without a terminal the console fails before it connects (to a server that is not there)
 		{name: "no terminal", args: append(logFile, "--kubeconfig", eks), want: noTerminal},
 		{name: "demo: no terminal", args: []string{"demo", "--dir", filepath.Join(dir, "demo")}, want: noTerminal},

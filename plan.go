@@ -81,7 +81,7 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 			}
 			for _, z := range zones {
 				if !slices.Contains(cat.Zones(), z) {
-					return fmt.Errorf("--zones %s: the catalog's zones are %s", z, strings.Join(cat.Zones(), ", "))
+					return fmt.Errorf("--zones %q: the catalog's zones are %s", z, strings.Join(cat.Zones(), ", "))
 				}
 			}
 			planOf := func(set *manifest.Set, err error) (*plan.Plan, error) {

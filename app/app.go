@@ -100,15 +100,17 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	if opts.JournalSize == 0 {
 		opts.JournalSize = 10000
 	}
-	if opts.ClusterName == "" && !opts.ReadOnly {
-		return nil, fmt.Errorf("no cluster name: set --cluster-name, or use the kubeconfig context of an EKS cluster (the name tags instances and usually the subnets and security groups to discover)")
-	}
+	// The kubeconfig first: the default cluster name comes from its context, so an unreadable
+	// one is the error to fix.
 	cfg := opts.REST
 	if cfg == nil {
 		var err error
 		if cfg, err = kube.RESTConfig(opts.Kubeconfig, opts.Context); err != nil {
 			return nil, err
 		}
+	}
+	if opts.ClusterName == "" && !opts.ReadOnly {
+		return nil, fmt.Errorf("no cluster name: set --cluster-name, or use the kubeconfig context of an EKS cluster (the name tags instances and usually the subnets and security groups to discover)")
 	}
 	mode := opts.mode()
 	if mode != executor.Live {

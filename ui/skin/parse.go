@@ -1,7 +1,10 @@
 package skin
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -23,7 +26,8 @@ func Parse(name string, data []byte) (*Skin, error) {
 func Load(path string) (*Skin, error) {
 	data, err := userfile.Read(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading skin: %w", err)
+		return nil, fmt.Errorf("skin file %s: %w (a skin is a k9s skin file's path or a shipped skin: %s)",
+			path, unwrapPath(err), strings.Join(Shipped(), ", "))
 	}
 	return Parse(path, data)
 }
@@ -76,4 +80,13 @@ func decodeDocument(s *Skin, doc *yaml.Node) error {
 		return fmt.Errorf("nodepilot.cheapBelow: must not be above dearAbove (%g), got %g", n.DearAbove, n.CheapBelow)
 	}
 	return nil
+}
+
+// unwrapPath drops the operation and path a file error repeats ("stat x.yaml: "): the message
+// names the file once.
+func unwrapPath(err error) error {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

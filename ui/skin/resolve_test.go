@@ -92,8 +92,9 @@ func TestOpen(t *testing.T) {
 	if s, err := Open("light"); err != nil || s.Body.Bg != hex(0xfafafa) {
 		t.Errorf("Open(light) = %v, %v; want the light skin", s, err)
 	}
-	if _, err := Open(filepath.Join(dir, "nope.yaml")); err == nil {
-		t.Errorf("Open of a missing file succeeded")
+	nope := filepath.Join(dir, "nope.yaml")
+	if _, err := Open(nope); err == nil || err.Error() != "skin file "+nope+": no such file or directory (a skin is a k9s skin file's path or a shipped skin: colorblind, default, light, transparent)" {
+		t.Errorf("Open(%s) = %v, want the error naming the file and what a skin may be", nope, err)
 	}
 	bad := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(bad, []byte("k9s:\n  views:\n    tabel: {}\n"), 0o600); err != nil {
