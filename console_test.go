@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,40 +35,31 @@ func TestConsoleInputErrors(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(userDir, "nodepilot.log"), []byte("my notes\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// an EKS context names the cluster: the console goes on to connect, to a server that is not there
-	eks := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(eks, []byte(`apiVersion: v1
+	// kubeconfig writes a kubeconfig whose current context is of the named cluster, at a server
+	// that is not there.
+	kubeconfig := func(file, cluster string) string {
+		path := filepath.Join(dir, file)
+		if err := os.WriteFile(path, []byte(fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
-- name: arn:aws:eks:eu-west-1:123456789012:cluster/prod-eu
+- name: %[1]q
   cluster: {server: "https://127.0.0.1:1"}
 contexts:
-- name: prod
-  context: {cluster: "arn:aws:eks:eu-west-1:123456789012:cluster/prod-eu", user: admin}
-current-context: prod
+- name: current
+  context: {cluster: %[1]q, user: admin}
+current-context: current
 users:
 - name: admin
   user: {token: t}
-`), 0o644); err != nil {
-		t.Fatal(err)
+`, cluster)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
 	}
+	// an EKS context names the cluster: the console goes on to connect
+	eks := kubeconfig("kubeconfig", "arn:aws:eks:eu-west-1:123456789012:cluster/prod-eu")
 	// a context of a cluster that is not EKS: its name is no cluster name
-	plain := filepath.Join(dir, "kubeconfig-kind")
-	if err := os.WriteFile(plain, []byte(`apiVersion: v1
-kind: Config
-clusters:
-- name: kind-local
-  cluster: {server: "https://127.0.0.1:1"}
-contexts:
-- name: kind-local
-  context: {cluster: kind-local, user: admin}
-current-context: kind-local
-users:
-- name: admin
-  user: {token: t}
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	plain := kubeconfig("kubeconfig-kind", "kind-local")
 	tests := []struct {
 		name       string
 		args       []string

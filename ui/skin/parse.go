@@ -26,8 +26,7 @@ func Parse(name string, data []byte) (*Skin, error) {
 func Load(path string) (*Skin, error) {
 	data, err := userfile.Read(path)
 	if err != nil {
-		return nil, fmt.Errorf("skin file %s: %w (a skin is a k9s skin file's path or a shipped skin: %s)",
-			path, unwrapPath(err), strings.Join(Shipped(), ", "))
+		return nil, readError(path, err)
 	}
 	return Parse(path, data)
 }
@@ -82,11 +81,11 @@ func decodeDocument(s *Skin, doc *yaml.Node) error {
 	return nil
 }
 
-// unwrapPath drops the operation and path a file error repeats ("stat x.yaml: "): the message
-// names the file once.
-func unwrapPath(err error) error {
+// readError says why the skin file at path could not be read, naming the file once (not again
+// in the "stat x.yaml: " of a file error), and what a skin may be instead.
+func readError(path string, err error) error {
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-		return pe.Err
+		err = pe.Err
 	}
-	return err
+	return fmt.Errorf("skin file %s: %w (a skin is a k9s skin file's path or a shipped skin: %s)", path, err, strings.Join(Shipped(), ", "))
 }

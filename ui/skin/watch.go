@@ -83,7 +83,7 @@ func (w *watcher) run(ctx context.Context, onChange func(*Skin, error)) error {
 			data, err := userfile.Read(w.path)
 			if err != nil {
 				last = nil
-				onChange(nil, fmt.Errorf("reading skin: %w", err))
+				onChange(nil, readError(w.path, err))
 				continue
 			}
 			if last != nil && bytes.Equal(data, last) {

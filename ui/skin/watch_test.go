@@ -105,8 +105,8 @@ func TestWatchReportsChangesAndInvalidChanges(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if r := next(t, reloads); r.skin != nil || r.err == nil || !strings.Contains(r.err.Error(), "mine.yaml") {
-		t.Fatalf("after removing the file: %+v, want an error naming it", r)
+	if r := next(t, reloads); r.skin != nil || r.err == nil || !strings.HasPrefix(r.err.Error(), "skin file "+path+": no such file or directory (a skin is") {
+		t.Fatalf("after removing the file: %+v, want an error naming it once and what a skin may be", r)
 	}
 
 	cancel()
