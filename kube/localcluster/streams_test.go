@@ -50,12 +50,21 @@ func testPodStreams(t *testing.T, c *Cluster, client kubernetes.Interface) {
 		}
 		return true, ""
 	})
-	eventually.True(t, 20*time.Second, "pod web-streams running", func(ctx context.Context) (bool, string) {
+	// kwok writes the pod's phase and the node's addresses in separate stages, and the API server
+	// reaches a pod's logs and exec through its node's address: wait for both.
+	eventually.True(t, 20*time.Second, "pod web-streams running on a node with an address", func(ctx context.Context) (bool, string) {
 		p, err := client.CoreV1().Pods("default").Get(ctx, "web-streams", metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
 		}
-		return p.Status.Phase == corev1.PodRunning, string(p.Status.Phase)
+		if p.Status.Phase != corev1.PodRunning {
+			return false, "pod " + string(p.Status.Phase)
+		}
+		n, err := client.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		return len(n.Status.Addresses) > 0, "node has no address"
 	})
 
 	t.Run("Logs", func(t *testing.T) {
