@@ -87,6 +87,8 @@ users:
 		{name: "demo: unknown skin", args: []string{"demo", "--skin", "neon"}, want: `--skin "neon"`},
 		{name: "demo: bad batch window", args: []string{"demo", "--batch-idle-duration", "soon"}, want: "batch-idle-duration"},
 		{name: "split saving of 100%", args: []string{"--split-saving", "100"}, want: "--split-saving 100: a percentage from 0 (off) to below 100"},
+		{name: "split saving not a number", args: []string{"--split-saving", "NaN"}, want: "--split-saving NaN: a percentage"},
+		{name: "controller: negative price cliff", args: []string{"controller", "--price-cliff", "-2"}, want: "--price-cliff -2: use a ratio above 1"},
 		{name: "demo: negative split saving", args: []string{"demo", "--split-saving", "-5"}, want: "--split-saving -5: a percentage"},
 		{name: "demo: metrics address not an address", args: []string{"demo", "--headless", "--dir", filepath.Join(dir, "demo-metrics"), "--metrics-addr", "127.0.0.1:http-ish"},
 			want: "--metrics-addr: listening on 127.0.0.1:http-ish"},

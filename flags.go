@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -40,6 +41,7 @@ func (f *clusterFlags) appOptions(as autoscaler.Options, logger *slog.Logger) ap
 // solveFlags are the flags of how the scheduler solves, shared by plan and the autoscaler.
 type solveFlags struct {
 	preferences, packing string
+	priceCliff           float64
 }
 
 func (f *solveFlags) register(fs *pflag.FlagSet, d scheduling.Options) {
@@ -47,16 +49,21 @@ func (f *solveFlags) register(fs *pflag.FlagSet, d scheduling.Options) {
 		"Respect treats soft constraints as required until they must be relaxed; Ignore drops them")
 	fs.StringVar(&f.packing, "packing", string(d.Packing),
 		"Karpenter fills a new NodeClaim while any of its instance types holds its pods, as Karpenter does; Cost opens another when the larger type would be poor value (a cheaper fleet)")
+	fs.Float64Var(&f.priceCliff, "price-cliff", d.PriceCliff,
+		"a new NodeClaim stops taking pods where the next instance type that holds them would cost this many times more for pods of their shape; 0 never stops, as Karpenter")
 }
 
 // options checks the flags and returns the solve's options.
 func (f *solveFlags) options() (scheduling.Options, error) {
-	o := scheduling.Options{PreferencePolicy: scheduling.PreferencePolicy(f.preferences), Packing: scheduling.Packing(f.packing)}
+	o := scheduling.Options{PreferencePolicy: scheduling.PreferencePolicy(f.preferences), Packing: scheduling.Packing(f.packing), PriceCliff: f.priceCliff}
 	if o.PreferencePolicy != scheduling.PreferencesRespect && o.PreferencePolicy != scheduling.PreferencesIgnore {
 		return o, fmt.Errorf("--preference-policy %q: use Respect or Ignore", f.preferences)
 	}
 	if o.Packing != scheduling.PackingKarpenter && o.Packing != scheduling.PackingCost {
 		return o, fmt.Errorf("--packing %q: use Karpenter or Cost", f.packing)
+	}
+	if o.PriceCliff != 0 && !(o.PriceCliff > 1 && !math.IsInf(o.PriceCliff, 1)) {
+		return o, fmt.Errorf("--price-cliff %g: use a ratio above 1, such as %g, or 0 to grow NodeClaims as Karpenter does", f.priceCliff, scheduling.DefaultPriceCliff)
 	}
 	return o, nil
 }
@@ -90,13 +97,17 @@ func (f *autoscalerFlags) options() (autoscaler.Options, error) {
 	if f.batchIdle <= 0 || f.batchMax < f.batchIdle {
 		return o, fmt.Errorf("--batch-idle-duration %s and --batch-max-duration %s: both positive, the max at least the idle", f.batchIdle, f.batchMax)
 	}
-	if f.splitSaving < 0 || f.splitSaving >= 100 {
+	if !(f.splitSaving >= 0 && f.splitSaving < 100) { // NaN too
 		return o, fmt.Errorf("--split-saving %g: a percentage from 0 (off) to below 100, such as 20", f.splitSaving)
 	}
 	o.DryRun = f.dryRun
 	o.Disruption.SpotToSpot = f.spotToSpot
 	o.Disruption.SplitSaving = f.splitSaving / 100
 	o.Provisioning.BatchIdle, o.Provisioning.BatchMax = f.batchIdle, f.batchMax
-	o.Provisioning.Scheduling, o.Disruption.Scheduling = solve, solve
+	o.Provisioning.Scheduling = solve
+	// Consolidation compares the fleet's price before and after itself: a replacement at a price
+	// cliff that still saves is a saving, so its simulation packs as Karpenter's does.
+	solve.PriceCliff = 0
+	o.Disruption.Scheduling = solve
 	return o, nil
 }

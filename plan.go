@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nodepilot/nodepilot/aws/catalog"
+	"github.com/nodepilot/nodepilot/engine/provisioning"
 	"github.com/nodepilot/nodepilot/engine/scheduling"
 	"github.com/nodepilot/nodepilot/kube/manifest"
 	"github.com/nodepilot/nodepilot/plan"
@@ -135,7 +136,8 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 	cmd.Flags().BoolVar(&atMax, "at-max", false, "plan every workload a HorizontalPodAutoscaler or ScaledObject scales at its maximum replicas")
 	cmd.Flags().StringVar(&usageFile, "usage", "", "right-size from what pods used: a file or folder of PodMetrics readings (kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods)")
 	cmd.Flags().StringSliceVar(&zones, "zones", nil, "plan in these zones only, comma-separated (default: every zone of the catalog, which the demo's emulator also has)")
-	solve.register(cmd.Flags(), scheduling.DefaultOptions())
+	// plan answers as the provisioner would launch
+	solve.register(cmd.Flags(), provisioning.DefaultOptions().Scheduling)
 	return cmd
 }
 
@@ -164,19 +166,42 @@ func loadReadings(path string) (*manifest.Set, error) {
 	return set, nil
 }
 
-// packingNote says, for a plan packed as Karpenter packs, what cost packing would pay for the
-// same pods, when that is at least 1% less: the price of answering as Karpenter does.
+// packingNote says, for a plan packed as Karpenter packs, what the packings it did not use would
+// pay for the same pods when that differs by at least 1%: Karpenter's own (no price cliff), the
+// price of stopping at cliffs; and cost packing, the price of packing as Karpenter does.
 func packingNote(in *scheduling.Input, r *scheduling.Results) string {
-	if in.Options.Packing != scheduling.PackingKarpenter {
+	price := r.TotalPricePerHour()
+	if in.Options.Packing != scheduling.PackingKarpenter || price == 0 {
 		return ""
 	}
-	cost := *in
-	cost.Options.Packing = scheduling.PackingCost
-	alt := scheduling.Solve(&cost)
-	karpenter, cheaper := r.TotalPricePerHour(), alt.TotalPricePerHour()
-	if karpenter == 0 || len(alt.Unschedulable) > len(r.Unschedulable) || cheaper > 0.99*karpenter {
+	alternative := func(o scheduling.Options) *scheduling.Results {
+		alt := *in
+		alt.Options = o
+		a := scheduling.Solve(&alt)
+		if len(a.Unschedulable) > len(r.Unschedulable) {
+			return nil
+		}
+		return a
+	}
+	var parts []string
+	how := "packed as Karpenter packs (each new node takes pods while any of its instance types holds them all"
+	if cliff := in.Options.PriceCliff; cliff > 0 {
+		how += fmt.Sprintf(", short of a type that costs %gx as much for them", cliff)
+		o := in.Options
+		o.PriceCliff = 0
+		if a := alternative(o); a != nil && a.TotalPricePerHour() >= 1.01*price {
+			parts = append(parts, fmt.Sprintf("Karpenter (--price-cliff 0) would launch %d nodes for $%.2f/h (%.0f%% more)",
+				len(a.NewNodeClaims), a.TotalPricePerHour(), 100*(a.TotalPricePerHour()/price-1)))
+		}
+	}
+	o := in.Options
+	o.Packing = scheduling.PackingCost
+	if a := alternative(o); a != nil && a.TotalPricePerHour() <= 0.99*price {
+		parts = append(parts, fmt.Sprintf("--packing Cost would launch %d nodes for $%.2f/h (%.0f%% less)",
+			len(a.NewNodeClaims), a.TotalPricePerHour(), 100*(1-a.TotalPricePerHour()/price)))
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("packed as Karpenter packs (each new node takes pods while any of its instance types holds them all): $%.2f/h on %d nodes; "+
-		"--packing Cost would launch %d nodes for $%.2f/h (%.0f%% less)", karpenter, len(r.NewNodeClaims), len(alt.NewNodeClaims), cheaper, 100*(1-cheaper/karpenter))
+	return fmt.Sprintf("%s): $%.2f/h on %d nodes; %s", how, price, len(r.NewNodeClaims), strings.Join(parts, "; "))
 }

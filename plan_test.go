@@ -180,6 +180,8 @@ func TestPlanInputErrors(t *testing.T) {
 		{"no files", nil, "no manifests"},
 		{"bad format", []string{"-f", seeds, "-o", "xml"}, `-o "xml": use one of table, json, yaml`},
 		{"bad policy", []string{"-f", seeds, "--preference-policy", "Sometimes"}, "use Respect or Ignore"},
+		{"price cliff of 1", []string{"-f", seeds, "--price-cliff", "1"}, "--price-cliff 1: use a ratio above 1, such as 1.5, or 0 to grow NodeClaims as Karpenter does"},
+		{"price cliff not a number", []string{"-f", seeds, "--price-cliff", "NaN"}, "--price-cliff NaN: use a ratio above 1"},
 		{"unknown zone", []string{"-f", seeds, "--zones", "us-east-1a,us-west-2a"}, `--zones "us-west-2a": the catalog's zones are us-east-1a, us-east-1b, us-east-1c, us-east-1d, us-east-1e, us-east-1f`},
 		{"empty zone", []string{"-f", seeds, "--zones", "us-east-1a,,us-east-1b"}, `--zones "": the catalog's zones are us-east-1a`},
 		{"missing file", []string{"-f", "testdata/no-such-file.yaml"}, "no-such-file.yaml"},
@@ -204,8 +206,8 @@ func TestPlanInputErrors(t *testing.T) {
 	}
 }
 
-// TestPlanPacking: plan packs as Karpenter does unless told --packing Cost, and says what Cost
-// packing would save; a bad value is refused.
+// TestPlanPacking: plan packs as the provisioner does (Karpenter's packing, short of a price
+// cliff) unless told --packing Cost, and says what Cost packing would save; a bad value is refused.
 func TestPlanPacking(t *testing.T) {
 	args := []string{"-o", "json", "-f", seeds}
 	var plans = map[string]plan.Plan{}
@@ -236,7 +238,8 @@ func TestPlanPacking(t *testing.T) {
 	}
 }
 
-// TestPackingNote: when Karpenter's packing costs more than cost packing, plan says how much.
+// TestPackingNote: when Karpenter's packing costs more than cost packing, or than stopping at a
+// price cliff, plan says how much.
 func TestPackingNote(t *testing.T) {
 	instanceType := func(name string, cpu int64, price float64) *cloudprovider.InstanceType {
 		return &cloudprovider.InstanceType{Name: name,
@@ -257,14 +260,18 @@ func TestPackingNote(t *testing.T) {
 		InstanceTypes: []*cloudprovider.InstanceType{instanceType("small", 1, 0.1), instanceType("huge", 64, 10)}}
 	for _, tc := range []struct {
 		packing scheduling.Packing
+		cliff   float64
 		want    string
 	}{
-		{scheduling.PackingKarpenter, "packed as Karpenter packs (each new node takes pods while any of its instance types holds them all): $10.00/h on 1 nodes; --packing Cost would launch 3 nodes for $0.30/h (97% less)"},
-		{scheduling.PackingCost, ""},
+		{scheduling.PackingKarpenter, 0, "packed as Karpenter packs (each new node takes pods while any of its instance types holds them all): $10.00/h on 1 nodes; " +
+			"--packing Cost would launch 3 nodes for $0.30/h (97% less)"},
+		{scheduling.PackingKarpenter, scheduling.DefaultPriceCliff, "packed as Karpenter packs (each new node takes pods while any of its instance types holds them all, " +
+			"short of a type that costs 1.5x as much for them): $0.30/h on 3 nodes; Karpenter (--price-cliff 0) would launch 1 nodes for $10.00/h (3233% more)"},
+		{scheduling.PackingCost, 0, ""},
 	} {
-		in := &scheduling.Input{NodePools: []scheduling.NodePool{pool}, Pods: pods, Options: scheduling.Options{Packing: tc.packing}}
+		in := &scheduling.Input{NodePools: []scheduling.NodePool{pool}, Pods: pods, Options: scheduling.Options{Packing: tc.packing, PriceCliff: tc.cliff}}
 		if got := packingNote(in, scheduling.Solve(in)); got != tc.want {
-			t.Errorf("%s: note %q, want %q", tc.packing, got, tc.want)
+			t.Errorf("%s, price cliff %g: note %q, want %q", tc.packing, tc.cliff, got, tc.want)
 		}
 	}
 }

@@ -11,11 +11,13 @@ import (
 	"github.com/nodepilot/nodepilot/engine/cloudprovider"
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
+	"github.com/nodepilot/nodepilot/engine/journal"
 )
 
 // dearLargeTypes are m5.large, m5.xlarge and an m5.2xlarge priced at $0.60/h instead of $0.384,
-// as a spot market sometimes prices a large type: six pods of one CPU launch on an m5.2xlarge
-// (the only type that holds them all), and two m5.xlarge at $0.384/h would hold them for 36% less.
+// as a spot market sometimes prices a large type: six pods of one CPU launched as Karpenter packs
+// (asKarpenter) run on an m5.2xlarge (the only type that holds them all), and two m5.xlarge at
+// $0.384/h would hold them for 36% less.
 func dearLargeTypes() []*cloudprovider.InstanceType {
 	var out []*cloudprovider.InstanceType
 	for _, it := range enginetest.DefaultInstanceTypes() {
@@ -31,6 +33,10 @@ func dearLargeTypes() []*cloudprovider.InstanceType {
 	}
 	return out
 }
+
+// asKarpenter launches as Karpenter packs, with no price cliff: as a node launched before a
+// hand-over from Karpenter, or before its type's price rose, was.
+func asKarpenter(o *autoscaler.Options) { o.Provisioning.Scheduling.PriceCliff = 0 }
 
 // dearerLargeSizes are the catalog's c, m and r types of generations 5 and 6 on Intel, large to
 // 4xlarge (enough for spot-to-spot's 15 cheaper types), with every size above large 50% dearer
@@ -57,6 +63,29 @@ func dearerLargeSizes(tb testing.TB) []*cloudprovider.InstanceType {
 	return types
 }
 
+// TestPriceCliffAtLaunch: by default the six pods launch on two m5.xlarge, not on the dear
+// m5.2xlarge Karpenter's packing grows into, and the journal says where the first NodeClaim stopped.
+func TestPriceCliffAtLaunch(t *testing.T) {
+	h := newHarnessWith(t, []enginetest.Option{enginetest.WithInstanceTypes(dearLargeTypes())})
+	h.NodePool("default")
+	h.Deployment("web", 6, enginetest.Resources("1", "1Gi"))
+	h.Advance(2*time.Minute, 10*time.Second)
+	if err := h.CheckConverged(); err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, n := range h.managedNodes() {
+		types = append(types, n.Labels()["node.kubernetes.io/instance-type"])
+	}
+	slices.Sort(types)
+	if want := []string{"m5.xlarge", "m5.xlarge"}; !slices.Equal(types, want) {
+		t.Fatalf("nodes %v, want %v", types, want)
+	}
+	if want := "it stopped taking pods short of m5.2xlarge, 1.55x the price for pods like its own (--price-cliff 1.5)"; !h.journaled(journal.KindProvisioning, journal.ReasonNodeClaimCreated, want) {
+		t.Errorf("no NodeClaimCreated entry says %q", want)
+	}
+}
+
 // TestSplitReplacement: a node that one replacement cannot make cheaper is split into two
 // cheaper nodes when the option allows a saving that large, and kept otherwise, with why.
 func TestSplitReplacement(t *testing.T) {
@@ -73,7 +102,7 @@ func TestSplitReplacement(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarnessWith(t, []enginetest.Option{enginetest.WithInstanceTypes(dearLargeTypes())},
-				func(o *autoscaler.Options) { o.Disruption.SplitSaving = tc.saving })
+				asKarpenter, func(o *autoscaler.Options) { o.Disruption.SplitSaving = tc.saving })
 			h.NodePool("default")
 			h.Deployment("web", 6, enginetest.Resources("1", "1Gi"))
 			h.Advance(10*time.Minute, 10*time.Second)
@@ -106,7 +135,7 @@ func TestSplitReplacement(t *testing.T) {
 // TestExplainSaysWhenASplitWouldApply: with split replacements off, the simulation the console's
 // explain runs says what one would save.
 func TestExplainSaysWhenASplitWouldApply(t *testing.T) {
-	h := newHarnessWith(t, []enginetest.Option{enginetest.WithInstanceTypes(dearLargeTypes())})
+	h := newHarnessWith(t, []enginetest.Option{enginetest.WithInstanceTypes(dearLargeTypes())}, asKarpenter)
 	h.NodePool("default")
 	h.Deployment("web", 6, enginetest.Resources("1", "1Gi"))
 	h.Advance(5*time.Minute, 10*time.Second)

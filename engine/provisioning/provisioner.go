@@ -35,10 +35,12 @@ type Options struct {
 	WellKnownLabels []string
 }
 
-// DefaultOptions are Karpenter's.
+// DefaultOptions are Karpenter's, but for the price cliff new NodeClaims stop at.
 func DefaultOptions() Options {
-	return Options{BatchIdle: time.Second, BatchMax: 10 * time.Second, SolveTimeout: time.Minute,
+	o := Options{BatchIdle: time.Second, BatchMax: 10 * time.Second, SolveTimeout: time.Minute,
 		NominationTTL: 20 * time.Second, Scheduling: scheduling.DefaultOptions()}
+	o.Scheduling.PriceCliff = scheduling.DefaultPriceCliff
+	return o
 }
 
 // Provisioner launches NodeClaims for pods that fit nowhere.
@@ -158,6 +160,10 @@ func (p *Provisioner) create(ctx context.Context, pt *PoolTypes, nc *scheduling.
 	entry.NodeClaims = []string{created.Name}
 	entry.Message = fmt.Sprintf("created nodeclaim %s for %d pods: %d instance types from %s at $%.4f/h (%s in %s)", created.Name,
 		len(nc.Pods), len(nc.InstanceTypes), nc.InstanceType.Name, nc.PricePerHour(), nc.Offering.CapacityType, nc.Offering.Zone)
+	if c := nc.StoppedAt; c != nil {
+		entry.Message += fmt.Sprintf("; it stopped taking pods short of %s, %.2fx the price for pods like its own (--price-cliff %g)",
+			c.InstanceType, c.Ratio, p.opts.Scheduling.PriceCliff)
+	}
 	p.journal.Record(entry)
 	// Count on the new NodeClaim for its pods until it registers, as on any in-flight capacity.
 	p.cluster.Nominate(created.Name, p.clock.Now().Add(p.opts.NominationTTL))

@@ -91,6 +91,8 @@ type nodeClaim struct {
 	version uint64
 	// committed is set once the NodeClaim joins the plan; only then does it hold limits.
 	committed bool
+	// cliff is the first larger type a price cliff kept it from growing into.
+	cliff *PriceCliffStop
 }
 
 func newNodeClaim(s *scheduler, t *template) *nodeClaim {
@@ -118,12 +120,13 @@ func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
 	if !fitsWith(nc.requests, p.requests, nc.maxAlloc) {
 		return rejection{ReasonInsufficientResources, true}
 	}
-	reqs := nc.reqs
+	reqs, merged := nc.reqs, false
 	if p.reqs.Len() > 0 && !reqs.Implies(p.reqs) {
 		if reqs.Compatible(p.reqs, s.wellKnown) != nil {
 			return rejection{ReasonRequirementConflict, true}
 		}
 		reqs = reqs.Merge(p.reqs)
+		merged = true
 	}
 	topologyNarrowed := false
 	if len(checks) > 0 {
@@ -137,8 +140,8 @@ func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
 		}
 	}
 	requests := sum(nc.requests, p.requests)
-	types := t.narrow(nc.types, nc.reqs, reqs)
-	types = s.fitting(nc, types, requests)
+	narrowed := t.narrow(nc.types, nc.reqs, reqs)
+	types := s.fitting(nc, narrowed, requests)
 	if types.empty() {
 		return rejection{ReasonInsufficientResources, !topologyNarrowed}
 	}
@@ -146,11 +149,8 @@ func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
 		return rejection{ReasonMinValues, !topologyNarrowed}
 	}
 	price, cheapest := t.price(types, reqs)
-	if s.in.Options.Packing == PackingCost && len(nc.pods) > 0 && price > nc.price {
-		rates := t.rates(reqs)
-		if !worthGrowing(rates.filled(nc.price, t.alloc[nc.cheapest], nc.requests), rates.filled(price, t.alloc[cheapest], requests)) {
-			return rejection{rejectedForCost, false}
-		}
+	if nc.refusesGrowth(s, merged || topologyNarrowed, narrowed, reqs, requests, price, cheapest) {
+		return rejection{rejectedForCost, false}
 	}
 	nc.cheapest = cheapest
 	nc.reqs, nc.types, nc.requests, nc.price = reqs, types, requests, price
@@ -160,6 +160,40 @@ func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
 	nc.refresh(s)
 	s.topo.recordPlacement(p, reqs, t.pool.Taints)
 	return accepted
+}
+
+// refusesGrowth reports whether cost packing or the price cliff keeps the NodeClaim from growing
+// into type cheapest at price to hold requests under requirements reqs. changed says the pod
+// changed the requirements, and narrowed are the NodeClaim's types those allow.
+func (nc *nodeClaim) refusesGrowth(s *scheduler, changed bool, narrowed bitset, reqs requirements.Requirements, requests vec, price float64, cheapest int) bool {
+	o, t := s.in.Options, nc.t
+	if len(nc.pods) == 0 || price <= nc.price || cheapest < 0 {
+		return false
+	}
+	rates := t.rates(reqs)
+	e2 := rates.filled(price, t.alloc[cheapest], requests)
+	if o.Packing == PackingCost && !worthGrowing(rates.filled(nc.price, t.alloc[nc.cheapest], nc.requests), e2) {
+		return true
+	}
+	if o.PriceCliff <= 0 {
+		return false
+	}
+	// A cliff is a step between types: weigh the type the pod needs against the one that holds
+	// the NodeClaim's pods now under the same requirements, so that a rise that comes of the
+	// requirements alone (on-demand only, one zone) is not taken for one.
+	was, wasType := nc.price, nc.cheapest
+	if changed {
+		if was, wasType = t.price(narrowed, reqs); wasType < 0 || price <= was {
+			return false
+		}
+	}
+	if e := rates.filled(was, t.alloc[wasType], nc.requests); e2 > o.PriceCliff*e {
+		if nc.cliff == nil {
+			nc.cliff = &PriceCliffStop{InstanceType: t.types[cheapest].Name, Ratio: e2 / e}
+		}
+		return true
+	}
+	return false
 }
 
 func (nc *nodeClaim) changes() uint64 { return nc.version }
@@ -189,7 +223,8 @@ func (nc *nodeClaim) commit(s *scheduler) {
 	}
 }
 
-// rejectedForCost marks a NodeClaim that would grow into a type that costs too much for what it holds.
+// rejectedForCost marks a NodeClaim that would grow into a type that costs too much for what it
+// holds (PackingCost's good value, or Options.PriceCliff).
 const rejectedForCost = "Cost"
 
 // goodValue is how far above its floor a NodeClaim's type may be priced, once filled with pods

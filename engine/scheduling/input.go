@@ -82,6 +82,12 @@ func DefaultOptions() Options {
 	return Options{PreferencePolicy: PreferencesRespect, Packing: PackingKarpenter}
 }
 
+// DefaultPriceCliff is the PriceCliff nodepilot provisions with. In the embedded catalog's spot
+// market, a NodeClaim of pods asking 2 GiB per CPU that outgrows a c8i.96xlarge's memory fits
+// only an m8i.96xlarge or larger next: 1.96 times the price for the same 384 CPUs. Between the
+// sizes of one family the ratio stays near 1.
+const DefaultPriceCliff = 1.5
+
 // Packing says how a planned NodeClaim takes pods.
 type Packing string
 
@@ -89,11 +95,13 @@ type Packing string
 const (
 	// PackingKarpenter: a NodeClaim takes a pod while any of its instance types still holds all
 	// its pods, as Karpenter's scheduler does; the launch then picks the cheapest of those types.
-	// NodeClaims end on large types, often poor value for their pods.
+	// NodeClaims end on large types, often poor value for their pods, unless Options.PriceCliff
+	// stops them.
 	PackingKarpenter Packing = "Karpenter"
 	// PackingCost: a NodeClaim grows into a larger type only while that type stays good value for
 	// pods shaped like its own; otherwise the pod opens another NodeClaim. On the realistic
-	// 10,000-pod plan it costs 1.14x the fractional optimum where PackingKarpenter costs 2.2x.
+	// 10,000-pod plan it costs 1.14x the fractional optimum where PackingKarpenter costs 2.2x
+	// (1.36x with DefaultPriceCliff).
 	PackingCost Packing = "Cost"
 )
 
@@ -117,6 +125,11 @@ type Options struct {
 	PreferencePolicy PreferencePolicy
 	// Packing says how planned NodeClaims take pods (default PackingKarpenter).
 	Packing Packing
+	// PriceCliff, when above 1, keeps a NodeClaim from growing into a type that would cost this
+	// many times its current type for pods shaped like its own (see rates.filled): the pod opens
+	// another NodeClaim instead. 0 grows it into whatever type still holds its pods, as Karpenter
+	// does.
+	PriceCliff float64
 	// MaxInstanceTypes caps each NodeClaim's options (default 60).
 	MaxInstanceTypes int
 	// Deadline, when set, stops the solve; pods not yet placed are reported unschedulable with

@@ -41,6 +41,16 @@ type NodeClaim struct {
 	// offering exists, else the cheapest on-demand; InstanceType is its type.
 	InstanceType *cloudprovider.InstanceType
 	Offering     cloudprovider.Offering
+	// StoppedAt, when set, is the larger type a price cliff (Options.PriceCliff) kept the
+	// NodeClaim from growing into: a pod it would have taken opened another NodeClaim.
+	StoppedAt *PriceCliffStop
+}
+
+// PriceCliffStop is a type a NodeClaim stopped short of, and how many times its price per pod
+// (for pods shaped like the NodeClaim's, see Options.PriceCliff) that type would have cost.
+type PriceCliffStop struct {
+	InstanceType string
+	Ratio        float64
 }
 
 // ExistingNodeResult lists the pods placed on one existing node.

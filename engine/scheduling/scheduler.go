@@ -751,6 +751,7 @@ func (s *scheduler) nodeClaimResult(nc *nodeClaim) *NodeClaim {
 		Taints:        t.pool.Taints,
 		StartupTaints: t.pool.StartupTaints,
 		Requests:      s.space.list(nc.requests),
+		StoppedAt:     nc.cliff,
 	}
 	for _, k := range keep {
 		out.InstanceTypes = append(out.InstanceTypes, t.types[options[k].i])

@@ -800,3 +800,65 @@ func TestSolvesWithoutNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestPriceCliff: with a price cliff, a new NodeClaim does not grow into a type that costs that
+// many times more for pods of its shape; the pod that would take it there opens another. Without
+// one it grows as Karpenter's does, into whatever type still holds its pods.
+func TestPriceCliff(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		largeFactor float64 // fake-4's price, as a multiple of its linear price
+		cliff       float64
+		onDemand    bool // the fourth pod asks for on-demand
+		want        []string
+		stops       string // the NodeClaims' StoppedAt
+	}{
+		{"sizes priced alike", 1, DefaultPriceCliff, false, []string{"fake-4"}, ""},
+		{"a cliff, as Karpenter", 2, 0, false, []string{"fake-4"}, ""},
+		{"a cliff", 2, DefaultPriceCliff, false, []string{"fake-1", "fake-3"}, "fake-3 stopped short of fake-4 at 2.0x"},
+		{"a step below the cliff", 1.4, DefaultPriceCliff, false, []string{"fake-4"}, ""},
+		// spot at 35% of on-demand: from fake-3 spot to fake-4 on-demand is 3.8 times the price,
+		// but only 1.33 times that of fake-3 on-demand: the pod's capacity type is no cliff
+		{"a pod that asks for on-demand", 1, DefaultPriceCliff, true, []string{"fake-4"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			types := syntheticTypes(4)
+			for i := range types[3].Offerings {
+				types[3].Offerings[i].Price *= tc.largeFactor
+			}
+			// four pods of 900m (the fourth 800m: the solve takes it last): three fit fake-3 (2.9
+			// CPUs allocatable), four only fake-4
+			var opts []podOption
+			if tc.onDemand {
+				opts = append(opts, withNodeSelector(ctKey, od))
+				for _, it := range types {
+					for i, o := range it.Offerings {
+						if o.CapacityType == spot {
+							it.Offerings[i].Price *= 0.5
+						}
+					}
+				}
+			}
+			ps := append(pods(3, "web", "900m", "1Gi"), pod("last", "800m", "1Gi", opts...))
+			r := Solve(&Input{NodePools: []NodePool{pool("default", 0, types)}, Pods: ps,
+				Options: Options{Packing: PackingKarpenter, PriceCliff: tc.cliff}})
+			if len(r.Unschedulable) != 0 {
+				t.Fatalf("%d pods unschedulable", len(r.Unschedulable))
+			}
+			var got, stops []string
+			for _, nc := range r.NewNodeClaims {
+				got = append(got, nc.InstanceTypes[0].Name)
+				if c := nc.StoppedAt; c != nil {
+					stops = append(stops, fmt.Sprintf("%s stopped short of %s at %.1fx", nc.InstanceTypes[0].Name, c.InstanceType, c.Ratio))
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("NodeClaims launch as %v, want %v", got, tc.want)
+			}
+			if strings.Join(stops, "; ") != tc.stops {
+				t.Errorf("stops %q, want %q", stops, tc.stops)
+			}
+		})
+	}
+}
