@@ -63,13 +63,14 @@ func dearerLargeSizes(tb testing.TB) []*cloudprovider.InstanceType {
 	return types
 }
 
-// TestPriceCliffAtLaunch: by default the six pods launch on two m5.xlarge, not on the dear
-// m5.2xlarge Karpenter's packing grows into, and the journal says where the first NodeClaim stopped.
-func TestPriceCliffAtLaunch(t *testing.T) {
-	h := newHarnessWith(t, []enginetest.Option{enginetest.WithInstanceTypes(dearLargeTypes())})
+// sixPodsOnDearLargeTypes runs six pods of one CPU over dearLargeTypes for d, and returns the
+// harness and its nodes' instance types, sorted.
+func sixPodsOnDearLargeTypes(t *testing.T, d time.Duration, opts ...harnessOption) (*harness, []string) {
+	t.Helper()
+	h := newHarnessWith(t, []enginetest.Option{enginetest.WithInstanceTypes(dearLargeTypes())}, opts...)
 	h.NodePool("default")
 	h.Deployment("web", 6, enginetest.Resources("1", "1Gi"))
-	h.Advance(2*time.Minute, 10*time.Second)
+	h.Advance(d, 10*time.Second)
 	if err := h.CheckConverged(); err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +79,13 @@ func TestPriceCliffAtLaunch(t *testing.T) {
 		types = append(types, n.Labels()["node.kubernetes.io/instance-type"])
 	}
 	slices.Sort(types)
+	return h, types
+}
+
+// TestPriceCliffAtLaunch: by default the six pods launch on two m5.xlarge, not on the dear
+// m5.2xlarge Karpenter's packing grows into, and the journal says where the first NodeClaim stopped.
+func TestPriceCliffAtLaunch(t *testing.T) {
+	h, types := sixPodsOnDearLargeTypes(t, 2*time.Minute)
 	if want := []string{"m5.xlarge", "m5.xlarge"}; !slices.Equal(types, want) {
 		t.Fatalf("nodes %v, want %v", types, want)
 	}
@@ -101,19 +109,7 @@ func TestSplitReplacement(t *testing.T) {
 			wantWhy: "split into 2 nodes it would cost $0.3840/h, saving 36%, less than the 50% a split needs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarnessWith(t, []enginetest.Option{enginetest.WithInstanceTypes(dearLargeTypes())},
-				asKarpenter, func(o *autoscaler.Options) { o.Disruption.SplitSaving = tc.saving })
-			h.NodePool("default")
-			h.Deployment("web", 6, enginetest.Resources("1", "1Gi"))
-			h.Advance(10*time.Minute, 10*time.Second)
-			if err := h.CheckConverged(); err != nil {
-				t.Fatal(err)
-			}
-			var types []string
-			for _, n := range h.managedNodes() {
-				types = append(types, n.Labels()["node.kubernetes.io/instance-type"])
-			}
-			slices.Sort(types)
+			h, types := sixPodsOnDearLargeTypes(t, 10*time.Minute, asKarpenter, func(o *autoscaler.Options) { o.Disruption.SplitSaving = tc.saving })
 			if !slices.Equal(types, tc.wantTypes) {
 				t.Fatalf("nodes %v, want %v", types, tc.wantTypes)
 			}
