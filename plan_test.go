@@ -238,6 +238,39 @@ func TestPlanPacking(t *testing.T) {
 	}
 }
 
+// TestPlanPriceCliff: on the conformance tier's 1,000 pods, the plan stops NodeClaims short of the
+// m8i.96xlarge Karpenter's packing grows into and names it per NodeClaim; --price-cliff 0 plans as
+// Karpenter packs, dearer and with no NodeClaim stopped.
+func TestPlanPriceCliff(t *testing.T) {
+	price := map[string]float64{}
+	for _, cliff := range []string{"1.5", "0"} {
+		out, errOut, code := runPlan(t, "-o", "json", "-f", "conformance/testdata/common", "-f", "conformance/testdata/thousand", "--price-cliff", cliff)
+		if code != 0 {
+			t.Fatalf("--price-cliff %s: exit %d: %s", cliff, code, errOut)
+		}
+		var p plan.Plan
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(err)
+		}
+		var stops []string
+		for _, nc := range p.NodeClaims {
+			if c := nc.StoppedShortOf; c != nil {
+				stops = append(stops, fmt.Sprintf("%s at %.2fx", c.InstanceType, c.Ratio))
+				if c.InstanceType != "m8i.96xlarge" || c.Ratio <= 1.5 {
+					t.Errorf("--price-cliff %s: a NodeClaim of %s stopped short of %s at %.2fx, want the m8i.96xlarge above 1.5x", cliff, nc.InstanceType, c.InstanceType, c.Ratio)
+				}
+			}
+		}
+		if (cliff == "0") != (len(stops) == 0) {
+			t.Errorf("--price-cliff %s: NodeClaims stopped short of %v", cliff, stops)
+		}
+		price[cliff] = p.TotalPricePerHour
+	}
+	if price["1.5"] >= price["0"] {
+		t.Errorf("the plan costs $%v/h with the price cliff, $%v/h without: want it cheaper", price["1.5"], price["0"])
+	}
+}
+
 // TestPackingNote: when Karpenter's packing costs more than cost packing, or than stopping at a
 // price cliff, plan says how much.
 func TestPackingNote(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -54,6 +55,8 @@ type NodeClaim struct {
 	Requests corev1.ResourceList `json:"requests"`
 	// Static marks a node a static NodePool launches for its replicas, not for pods.
 	Static bool `json:"static,omitempty"`
+	// StoppedShortOf is the larger type a price cliff (--price-cliff) kept it from growing into.
+	StoppedShortOf *scheduling.PriceCliffStop `json:"stoppedShortOf,omitempty"`
 }
 
 // ExistingNode lists the pods the plan puts on a node that exists.
@@ -126,6 +129,9 @@ func (p *Plan) nodeClaim(nc *scheduling.NodeClaim, placed []*corev1.Pod) NodeCla
 	}
 	for _, it := range nc.InstanceTypes {
 		out.InstanceTypeOptions = append(out.InstanceTypeOptions, it.Name)
+	}
+	if c := nc.StoppedAt; c != nil {
+		out.StoppedShortOf = &scheduling.PriceCliffStop{InstanceType: c.InstanceType, Ratio: math.Round(c.Ratio*100) / 100}
 	}
 	p.SyntheticPrices = p.SyntheticPrices || nc.Offering.PriceSource.Synthetic()
 	return out

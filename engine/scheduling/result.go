@@ -49,8 +49,8 @@ type NodeClaim struct {
 // PriceCliffStop is a type a NodeClaim stopped short of, and how many times its price per pod
 // (for pods shaped like the NodeClaim's, see Options.PriceCliff) that type would have cost.
 type PriceCliffStop struct {
-	InstanceType string
-	Ratio        float64
+	InstanceType string  `json:"instanceType"`
+	Ratio        float64 `json:"ratio"`
 }
 
 // ExistingNodeResult lists the pods placed on one existing node.
