@@ -104,10 +104,6 @@ func (f *autoscalerFlags) options() (autoscaler.Options, error) {
 	o.Disruption.SpotToSpot = f.spotToSpot
 	o.Disruption.SplitSaving = f.splitSaving / 100
 	o.Provisioning.BatchIdle, o.Provisioning.BatchMax = f.batchIdle, f.batchMax
-	o.Provisioning.Scheduling = solve
-	// Consolidation compares the fleet's price before and after itself: a replacement at a price
-	// cliff that still saves is a saving, so its simulation packs as Karpenter's does.
-	solve.PriceCliff = 0
-	o.Disruption.Scheduling = solve
+	o.Provisioning.Scheduling, o.Disruption.Scheduling = solve, solve
 	return o, nil
 }

@@ -166,9 +166,9 @@ func loadReadings(path string) (*manifest.Set, error) {
 	return set, nil
 }
 
-// packingNote says, for a plan packed as Karpenter packs, what the packings it did not use would
-// pay for the same pods when that differs by at least 1%: Karpenter's own (no price cliff), the
-// price of stopping at cliffs; and cost packing, the price of packing as Karpenter does.
+// packingNote says, for a plan packed as Karpenter packs, what two other packings would pay for
+// the same pods when that differs by at least 1%: Karpenter's with no price cliff (what the cliff
+// saves), and cost packing (what packing as Karpenter does costs).
 func packingNote(in *scheduling.Input, r *scheduling.Results) string {
 	price := r.TotalPricePerHour()
 	if in.Options.Packing != scheduling.PackingKarpenter || price == 0 {

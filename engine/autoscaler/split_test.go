@@ -12,6 +12,7 @@ import (
 	"github.com/nodepilot/nodepilot/engine/disruption"
 	"github.com/nodepilot/nodepilot/engine/enginetest"
 	"github.com/nodepilot/nodepilot/engine/journal"
+	"github.com/nodepilot/nodepilot/engine/scheduling"
 )
 
 // dearLargeTypes are m5.large, m5.xlarge and an m5.2xlarge priced at $0.60/h instead of $0.384,
@@ -109,7 +110,10 @@ func TestSplitReplacement(t *testing.T) {
 			wantWhy: "split into 2 nodes it would cost $0.3840/h, saving 36%, less than the 50% a split needs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h, types := sixPodsOnDearLargeTypes(t, 10*time.Minute, asKarpenter, func(o *autoscaler.Options) { o.Disruption.SplitSaving = tc.saving })
+			// the commands give consolidation the provisioner's price cliff, which it must ignore
+			h, types := sixPodsOnDearLargeTypes(t, 10*time.Minute, asKarpenter, func(o *autoscaler.Options) {
+				o.Disruption.SplitSaving, o.Disruption.Scheduling.PriceCliff = tc.saving, scheduling.DefaultPriceCliff
+			})
 			if !slices.Equal(types, tc.wantTypes) {
 				t.Fatalf("nodes %v, want %v", types, tc.wantTypes)
 			}

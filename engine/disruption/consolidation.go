@@ -129,6 +129,16 @@ type simulator struct {
 	forCost     *simulator
 }
 
+// newSimulator simulates over snap with the controller's options. Its replacements grow as
+// Karpenter packs, whatever price cliff the provisioner stops at: consolidation compares the
+// fleet's price before and after itself, and a replacement at a cliff that still saves is a saving.
+func newSimulator(snap *state.Snapshot, cat *provisioning.Catalog, opts Options, cache *scheduling.Cache) *simulator {
+	so := opts.Scheduling
+	so.PriceCliff = 0
+	return &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels, cache: cache,
+		opts: so, splitSaving: opts.SplitSaving}
+}
+
 func (s *simulator) prepare() {
 	if s.prepared != nil {
 		return

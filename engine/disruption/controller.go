@@ -42,7 +42,8 @@ type Options struct {
 	// of its price less, such as 0.2. Karpenter never does: zero, the default, keeps its rule of
 	// at most one replacement.
 	SplitSaving float64
-	// Scheduling says how the simulations treat soft constraints and pack replacements.
+	// Scheduling says how the simulations treat soft constraints and pack replacements; they
+	// take no price cliff (see newSimulator).
 	Scheduling      scheduling.Options
 	WellKnownLabels []string
 }

@@ -163,8 +163,7 @@ func (p *pass) underutilized() (single, multi []*Candidate) {
 func (c *Controller) newPass(snap *state.Snapshot, cat *provisioning.Catalog, now time.Time) *pass {
 	p := &pass{now: now, spotToSpot: c.opts.SpotToSpot, multiMax: c.opts.MultiNodeMax, blocks: map[string]*block{}, allowances: map[string]Allowance{},
 		totals: balancedTotals(snap, cat),
-		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: c.opts.WellKnownLabels, cache: &c.cache,
-			opts: c.opts.Scheduling, splitSaving: c.opts.SplitSaving}}
+		sim:    newSimulator(snap, cat, c.opts, &c.cache)}
 	pdbs := newPDBIndex(snap.PDBs)
 	for _, sn := range snap.Nodes {
 		if !sn.Managed() {

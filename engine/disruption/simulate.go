@@ -62,8 +62,7 @@ func Simulate(ctx context.Context, cloud cloudprovider.CloudProvider, snap *stat
 	}
 	order := consolidationOrder(snap, cat, node, now, stuck)
 	p := &pass{spotToSpot: opts.SpotToSpot, totals: balancedTotals(snap, cat),
-		sim: &simulator{snap: snap, cat: cat, pending: snap.PendingPods(), wellKnown: opts.WellKnownLabels,
-			opts: opts.Scheduling, splitSaving: opts.SplitSaving}}
+		sim: newSimulator(snap, cat, opts, nil)}
 	cmd, _, blk := p.consolidate(MethodSingleNode, []*Candidate{cand})
 	if blk != nil {
 		return Simulation{Reason: blk.reason, Message: blk.message + splitWouldSave(p.sim, cand, blk, opts), Order: order}, nil
