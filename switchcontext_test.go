@@ -99,7 +99,7 @@ func TestSwitchingContexts(t *testing.T) {
 		{"b", "switching to context gone failed, back on b: "},
 	}
 	if len(got) != len(want) || !slices.EqualFunc(got[:2], want[:2], func(a, b opened) bool { return a == b }) ||
-		got[2].context != "b" || !strings.HasPrefix(got[2].flash, want[2].flash) || !strings.Contains(got[2].flash, `context "gone" does not exist`) {
+		got[2].context != "b" || !strings.HasPrefix(got[2].flash, want[2].flash) || !strings.Contains(got[2].flash, `context "gone" is not one of its contexts (a, b)`) {
 		t.Errorf("opened %q, want %q (the last flash naming why)", got, want)
 	}
 }

@@ -58,7 +58,7 @@ func TestCheckContext(t *testing.T) {
 		{context: "down", c: readOnly, wantErr: []string{"context down: ", down.URL, "connection refused"}},
 		{context: "hung", c: readOnly, wantErr: []string{"context hung: ", hung.URL, "exceeded"}},
 		{context: "forbidden", c: readOnly, wantErr: []string{"context forbidden: ", "forbidden"}},
-		{context: "nosuch", c: readOnly, wantErr: []string{"context nosuch: ", `context "nosuch" does not exist`}},
+		{context: "nosuch", c: readOnly, wantErr: []string{"context nosuch: ", `context "nosuch" is not one of its contexts (down, eks, forbidden, hung, up)`}},
 		{context: "eks", c: acting},
 		{context: "up", c: acting, wantErr: []string{"context up names no EKS cluster", "nodepilot --context up --cluster-name NAME"}},
 	} {

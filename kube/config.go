@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"sigs.k8s.io/yaml"
 )
 
 // ErrNoConfig is returned by RESTConfig when there is neither a kubeconfig nor an in-cluster
@@ -21,21 +22,63 @@ var ErrNoConfig = errors.New("no Kubernetes config: set --kubeconfig or KUBECONF
 // at path if it is not empty, else the files in $KUBECONFIG, else ~/.kube/config; context names
 // the context to use ("" for the current one). When no kubeconfig exists and no context is asked
 // for, it falls back to the in-cluster service account. It returns ErrNoConfig when none of these
-// exists, and the loader's error (naming the file or context) when one exists but is unusable.
+// exists, and an error naming the file and the fix when one exists but is unusable (see
+// unusable).
 func RESTConfig(path, context string) (*rest.Config, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = path
 	overrides := &clientcmd.ConfigOverrides{CurrentContext: context}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides).ClientConfig()
+	if err == nil {
+		return cfg, nil
+	}
+	var files []string
+	for _, f := range rules.GetLoadingPrecedence() {
+		if _, statErr := os.Stat(f); statErr == nil || f == path {
+			files = append(files, f)
+		}
+	}
 	switch {
-	case clientcmd.IsEmptyConfig(err):
+	case len(files) == 0 && clientcmd.IsEmptyConfig(err):
 		return nil, ErrNoConfig
-	case err != nil && path != "":
-		return nil, fmt.Errorf("kubeconfig %s: %w", path, err)
-	case err != nil:
+	case len(files) == 0:
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	return cfg, nil
+	return nil, unusable(files, context, err)
+}
+
+// unusable says why the kubeconfig files would not give a client configuration, and what to do:
+// client-go's own errors read "no configuration has been provided" for a file that holds no
+// context, or name a Go type for a file that holds another kind of object (a manifest given as
+// the kubeconfig), and say nothing for a kubeconfig whose current context is unset.
+func unusable(files []string, context string, err error) error {
+	name := "kubeconfig " + strings.Join(files, ", ")
+	for _, f := range files {
+		if _, loadErr := clientcmd.LoadFromFile(f); loadErr == nil {
+			continue
+		}
+		var obj struct{ APIVersion, Kind string }
+		if data, readErr := os.ReadFile(f); readErr == nil && yaml.Unmarshal(data, &obj) == nil && obj.Kind != "" && obj.Kind != "Config" {
+			return fmt.Errorf("kubeconfig %s: it holds a %s %s, not a kubeconfig (kind: Config): give the file kubectl uses for the cluster", f, obj.APIVersion, obj.Kind)
+		}
+		return fmt.Errorf("kubeconfig %s: %w", f, err)
+	}
+	raw, rawErr := rawConfigFrom(files)
+	if rawErr != nil {
+		return fmt.Errorf("%s: %w", name, rawErr)
+	}
+	contexts := strings.Join(slices.Sorted(maps.Keys(raw.Contexts)), ", ")
+	switch {
+	case len(raw.Contexts) == 0:
+		return fmt.Errorf("%s: no context in it: it is empty or not a kubeconfig; give the file kubectl uses for the cluster (kubectl config view shows it)", name)
+	case context != "" && raw.Contexts[context] == nil:
+		return fmt.Errorf("%s: context %q is not one of its contexts (%s)", name, context, contexts)
+	case context == "" && raw.CurrentContext == "":
+		return fmt.Errorf("%s: no current context: choose one with --context (%s) or kubectl config use-context", name, contexts)
+	case context == "" && raw.Contexts[raw.CurrentContext] == nil:
+		return fmt.Errorf("%s: its current context %q is not one of its contexts (%s): choose one with --context or kubectl config use-context", name, raw.CurrentContext, contexts)
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // ContextName names the context RESTConfig(path, context) uses, for display: context when given,
@@ -98,5 +141,11 @@ func Contexts(path string) ([]string, string, error) {
 func rawConfig(path string) (clientcmdapi.Config, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = path
+	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).RawConfig()
+}
+
+// rawConfigFrom merges these kubeconfig files, as the loader does, without resolving a context.
+func rawConfigFrom(files []string) (clientcmdapi.Config, error) {
+	rules := &clientcmd.ClientConfigLoadingRules{Precedence: files}
 	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).RawConfig()
 }

@@ -33,11 +33,25 @@ func writeKubeconfig(t *testing.T, dir string) string {
 }
 
 // TestRESTConfig: the kubeconfig and context come from the flags, else $KUBECONFIG; no
-// configuration at all (and no in-cluster service account) is ErrNoConfig. (~/.kube/config is
-// not covered: client-go fixes its path when the process starts.)
+// configuration at all (and no in-cluster service account) is ErrNoConfig; a file that is not a
+// usable kubeconfig is an error naming it and the fix. (~/.kube/config is not covered: client-go
+// fixes its path when the process starts.)
 func TestRESTConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := writeKubeconfig(t, dir)
+	const oneContext = "apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster: {server: https://a.example}\n" +
+		"contexts:\n- name: a\n  context: {cluster: a, user: a}\nusers:\n- name: a\n  user: {token: x}\n"
+	file := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	notKubeconfig, empty := file("not-kubeconfig", "hello: world\n"), file("empty", "")
+	pod := file("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\n")
+	noCurrent := file("no-current", oneContext)
+	dangling := file("dangling", oneContext+"current-context: gone\n")
 	for _, tc := range []struct {
 		name                     string
 		path, context, env, home string
@@ -50,8 +64,15 @@ func TestRESTConfig(t *testing.T) {
 		{name: "flag and context", path: path, context: "b", wantHost: "https://b.example", wantToken: "token-b", wantContext: "b"},
 		{name: "flag wins over KUBECONFIG", path: path, env: "/nonexistent", wantHost: "https://a.example", wantToken: "token-a", wantContext: "a"},
 		{name: "KUBECONFIG", env: path, context: "b", wantHost: "https://b.example", wantToken: "token-b", wantContext: "b"},
-		{name: "unknown context", path: path, context: "c", wantErr: `context "c"`},
+		{name: "unknown context", path: path, context: "c", wantErr: `context "c" is not one of its contexts (a, b)`},
 		{name: "missing file", path: filepath.Join(dir, "missing"), wantErr: filepath.Join(dir, "missing")},
+		{name: "not a kubeconfig", path: notKubeconfig, wantErr: "kubeconfig " + notKubeconfig + ": no context in it: it is empty or not a kubeconfig"},
+		{name: "not a kubeconfig in KUBECONFIG", env: notKubeconfig, wantErr: "kubeconfig " + notKubeconfig + ": no context in it"},
+		{name: "empty file", path: empty, wantErr: "kubeconfig " + empty + ": no context in it"},
+		{name: "a manifest", path: pod, wantErr: "kubeconfig " + pod + ": it holds a v1 Pod, not a kubeconfig (kind: Config)"},
+		{name: "no current context", path: noCurrent, wantErr: "kubeconfig " + noCurrent + ": no current context: choose one with --context (a)"},
+		{name: "no current context, one given", path: noCurrent, context: "a", wantHost: "https://a.example", wantToken: "x", wantContext: "a"},
+		{name: "current context gone", path: dangling, wantErr: `its current context "gone" is not one of its contexts (a)`},
 		{name: "nothing", wantNoConfig: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -56,10 +56,12 @@ func Decode(file string, data []byte) (*Set, error) {
 // folder, sorted.
 func manifestFiles(path string) ([]string, error) {
 	info, err := os.Stat(path)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: no such file or folder", path)
+	case err != nil:
 		return nil, fmt.Errorf("reading manifests: %w", err)
-	}
-	if !info.IsDir() {
+	case !info.IsDir():
 		return []string{path}, nil
 	}
 	var files []string
@@ -74,6 +76,10 @@ func manifestFiles(path string) ([]string, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("reading manifests in %s: %w", path, err)
+	}
+	if len(files) == 0 {
+		// A mistyped folder would otherwise read as one that declares nothing.
+		return nil, fmt.Errorf("%s: a folder with no manifest in it: give a folder holding *.yaml, *.yml or *.json files, or one such file", path)
 	}
 	sort.Strings(files)
 	return files, nil

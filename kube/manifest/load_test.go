@@ -156,9 +156,25 @@ func TestLoadDuplicateAcrossFiles(t *testing.T) {
 	}
 }
 
-func TestLoadMissingPath(t *testing.T) {
-	_, err := Load("no-such-file.yaml")
-	if err == nil || !strings.Contains(err.Error(), "no-such-file.yaml") {
-		t.Errorf("Load error = %v, want one naming the path", err)
+// TestLoadPathWithoutManifests: a path that does not exist, and a folder with no manifest file
+// below it (a mistyped folder, or one of other files), are errors naming the path, not an empty
+// set of manifests.
+func TestLoadPathWithoutManifests(t *testing.T) {
+	empty := t.TempDir()
+	others := t.TempDir()
+	if err := os.WriteFile(filepath.Join(others, "README.md"), []byte("# notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, path, want string }{
+		{"missing", "no-such-file.yaml", "no-such-file.yaml: no such file or folder"},
+		{"empty folder", empty, empty + ": a folder with no manifest in it"},
+		{"folder of other files", others, others + ": a folder with no manifest in it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set, err := Load(tc.path)
+			if set != nil || err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Load = %v, %v; want no set and an error containing %q", set, err, tc.want)
+			}
+		})
 	}
 }
