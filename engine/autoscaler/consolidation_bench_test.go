@@ -133,9 +133,10 @@ func benchmarkPass(b *testing.B, h *harness, churn func()) {
 // with a fresh plan for the same pods and with what no fleet can beat, in Karpenter's mode (one
 // replacement at most) and with split replacements from a 10% saving. Consolidation moves pods
 // only where they fit, one command at a time, so it cannot repack the fleet as a fresh plan does;
-// it must come within 20% of the fractional optimum (Karpenter's order of candidates, cheapest to
-// disrupt first, ends at 1.23x: it keeps the memory-optimized nodes the full workload needed),
-// and no pod it moves may be left pending (a move the scheduler undoes repeats every pass).
+// it must come within 15% of the fractional optimum (it ends at 1.13x; Karpenter's order of
+// candidates, cheapest to disrupt first, ends at 1.18x: it keeps the memory-optimized nodes the
+// full workload needed), and no pod it moves may be left pending (a move the scheduler undoes
+// repeats every pass).
 func TestConsolidationAfterTheWorkloadHalves(t *testing.T) {
 	for _, mode := range []struct {
 		name        string
@@ -184,8 +185,8 @@ func TestConsolidationAfterTheWorkloadHalves(t *testing.T) {
 					t.Errorf("%s: consolidation left pods pending: %s", e.Time.Sub(halved), e.Message)
 				}
 			}
-			if final/optimum > 1.2 {
-				t.Errorf("the consolidated fleet costs %.3f x the fractional optimum, want at most 1.2", final/optimum)
+			if final/optimum > 1.15 {
+				t.Errorf("the consolidated fleet costs %.3f x the fractional optimum, want at most 1.15", final/optimum)
 			}
 		})
 	}
