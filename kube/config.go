@@ -44,14 +44,15 @@ func RESTConfig(path, context string) (*rest.Config, error) {
 	case len(files) == 0:
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	return nil, unusable(files, context, err)
+	return nil, unusable(path, files, context, err)
 }
 
-// unusable says why the kubeconfig files would not give a client configuration, and what to do:
-// client-go's own errors read "no configuration has been provided" for a file that holds no
-// context, or name a Go type for a file that holds another kind of object (a manifest given as
-// the kubeconfig), and say nothing for a kubeconfig whose current context is unset.
-func unusable(files []string, context string, err error) error {
+// unusable says why the kubeconfig files (those RESTConfig(path, context) loaded) would not give
+// a client configuration, and what to do: client-go's own errors read "no configuration has been
+// provided" for a file that holds no context, or name a Go type for a file that holds another
+// kind of object (a manifest given as the kubeconfig), and say nothing for a kubeconfig whose
+// current context is unset.
+func unusable(path string, files []string, context string, err error) error {
 	name := "kubeconfig " + strings.Join(files, ", ")
 	for _, f := range files {
 		if _, loadErr := clientcmd.LoadFromFile(f); loadErr == nil {
@@ -63,7 +64,7 @@ func unusable(files []string, context string, err error) error {
 		}
 		return fmt.Errorf("kubeconfig %s: %w", f, err)
 	}
-	raw, rawErr := rawConfigFrom(files)
+	raw, rawErr := rawConfig(path)
 	if rawErr != nil {
 		return fmt.Errorf("%s: %w", name, rawErr)
 	}
@@ -141,11 +142,5 @@ func Contexts(path string) ([]string, string, error) {
 func rawConfig(path string) (clientcmdapi.Config, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = path
-	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).RawConfig()
-}
-
-// rawConfigFrom merges these kubeconfig files, as the loader does, without resolving a context.
-func rawConfigFrom(files []string) (clientcmdapi.Config, error) {
-	rules := &clientcmd.ClientConfigLoadingRules{Precedence: files}
 	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).RawConfig()
 }
