@@ -12,6 +12,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/yaml"
+
+	"github.com/nodepilot/nodepilot/userfile"
 )
 
 // ErrNoConfig is returned by RESTConfig when there is neither a kubeconfig nor an in-cluster
@@ -53,17 +55,13 @@ func RESTConfig(path, context string) (*rest.Config, error) {
 // kind of object (a manifest given as the kubeconfig), and say nothing for a kubeconfig whose
 // current context is unset.
 func unusable(path string, files []string, context string, err error) error {
-	name := "kubeconfig " + strings.Join(files, ", ")
 	for _, f := range files {
-		if _, loadErr := clientcmd.LoadFromFile(f); loadErr == nil {
-			continue
-		}
 		var obj struct{ APIVersion, Kind string }
-		if data, readErr := os.ReadFile(f); readErr == nil && yaml.Unmarshal(data, &obj) == nil && obj.Kind != "" && obj.Kind != "Config" {
+		if data, readErr := userfile.Read(f); readErr == nil && yaml.Unmarshal(data, &obj) == nil && obj.Kind != "" && obj.Kind != "Config" {
 			return fmt.Errorf("kubeconfig %s: it holds a %s %s, not a kubeconfig (kind: Config): give the file kubectl uses for the cluster", f, obj.APIVersion, obj.Kind)
 		}
-		return fmt.Errorf("kubeconfig %s: %w", f, err)
 	}
+	name := "kubeconfig " + strings.Join(files, ", ")
 	raw, rawErr := rawConfig(path)
 	if rawErr != nil {
 		return fmt.Errorf("%s: %w", name, rawErr)
