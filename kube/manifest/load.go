@@ -53,7 +53,7 @@ func Decode(file string, data []byte) (*Set, error) {
 }
 
 // manifestFiles returns path when it is a file, or the manifest files below it when it is a
-// folder, sorted.
+// folder, sorted; a folder with none is an error.
 func manifestFiles(path string) ([]string, error) {
 	info, err := os.Stat(path)
 	switch {
