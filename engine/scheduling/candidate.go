@@ -167,7 +167,7 @@ func (nc *nodeClaim) try(s *scheduler, p *podData, checks []check) rejection {
 // changed the requirements, and narrowed are the NodeClaim's types those allow.
 func (nc *nodeClaim) refusesGrowth(s *scheduler, changed bool, narrowed bitset, reqs requirements.Requirements, requests vec, price float64, cheapest int) bool {
 	o, t := s.in.Options, nc.t
-	if o.Packing != PackingCost && o.PriceCliff <= 0 || len(nc.pods) == 0 || price <= nc.price || cheapest < 0 {
+	if (o.Packing != PackingCost && o.PriceCliff <= 0) || len(nc.pods) == 0 || price <= nc.price || cheapest < 0 {
 		return false
 	}
 	rates := t.rates(reqs)
