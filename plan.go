@@ -113,7 +113,9 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 				if kustomization != "" {
 					p, err = planOf(manifest.LoadKustomization(kustomization))
 				} else {
-					p, err = planOf(manifest.Load(files...))
+					var set *manifest.Set
+					set, err = manifest.Load(files...)
+					p, err = planOf(set, flagError("-f", "", err))
 				}
 				if err != nil {
 					return err
@@ -123,7 +125,7 @@ Exit status: 0 for a plan (even with unschedulable pods), 1 for input errors.`,
 			var sides [2]*plan.Plan
 			for i, source := range args {
 				if sides[i], err = planOf(loadSource(source)); err != nil {
-					return fmt.Errorf("--compare %s: %w", source, err)
+					return flagError("--compare", source, err)
 				}
 			}
 			return plan.RenderComparison(out, plan.Compare(args[0], sides[0], args[1], sides[1]), output)
@@ -150,11 +152,26 @@ func loadSource(path string) (*manifest.Set, error) {
 	return manifest.Load(path)
 }
 
+// flagError names the flag (and its value, if not "") that gave the input err is about: "FLAG
+// PATH: problem" when the path names no manifest, else "FLAG VALUE: err". nil stays nil.
+func flagError(flag, value string, err error) error {
+	var pe *manifest.PathError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s %w", flag, err)
+	case value == "":
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	return fmt.Errorf("%s %s: %w", flag, value, err)
+}
+
 // loadReadings reads --usage: PodMetrics readings, and nothing else that planning would use.
 func loadReadings(path string) (*manifest.Set, error) {
 	set, err := manifest.Load(path)
 	if err != nil {
-		return nil, fmt.Errorf("--usage: %w", err)
+		return nil, flagError("--usage", "", err)
 	}
 	if len(set.PodMetrics) == 0 {
 		return nil, fmt.Errorf("--usage %s: no PodMetrics readings in it; write some with kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods > FILE", path)

@@ -172,6 +172,7 @@ func TestPlanNamesANodePoolWithoutItsEC2NodeClass(t *testing.T) {
 }
 
 func TestPlanInputErrors(t *testing.T) {
+	empty := t.TempDir()
 	tests := []struct {
 		name string
 		args []string
@@ -184,7 +185,9 @@ func TestPlanInputErrors(t *testing.T) {
 		{"price cliff not a number", []string{"-f", seeds, "--price-cliff", "NaN"}, "--price-cliff NaN: use a ratio above 1"},
 		{"unknown zone", []string{"-f", seeds, "--zones", "us-east-1a,us-west-2a"}, `--zones "us-west-2a": the catalog's zones are us-east-1a, us-east-1b, us-east-1c, us-east-1d, us-east-1e, us-east-1f`},
 		{"empty zone", []string{"-f", seeds, "--zones", "us-east-1a,,us-east-1b"}, `--zones "": the catalog's zones are us-east-1a`},
-		{"missing file", []string{"-f", "testdata/no-such-file.yaml"}, "no-such-file.yaml"},
+		{"missing file", []string{"-f", "testdata/no-such-file.yaml"}, "-f testdata/no-such-file.yaml: no such file or folder"},
+		{"folder with no manifest", []string{"-f", empty}, "-f " + empty + ": a folder with no manifest in it"},
+		{"usage file missing", []string{"-f", seeds, "--usage", "testdata/no-such-file.json"}, "--usage testdata/no-such-file.json: no such file or folder"},
 		{"gt with two values", []string{"-f", "testdata/manifests/invalid/gt-two-values.yaml"},
 			`spec.template.spec.requirements[0]: operator "Gt" needs exactly one non-negative integer, got ["5", "6"]`},
 		{"weight 1000", []string{"-f", "testdata/manifests/invalid/weight-1000.yaml"}, "spec.weight"},
@@ -564,7 +567,7 @@ func TestPlanCompare(t *testing.T) {
 	}{
 		{[]string{"--compare", overlays + "staging"}, "--compare takes two sources, A and B, got 1"},
 		{[]string{overlays + "staging"}, "unexpected argument"},
-		{[]string{"--compare", overlays + "staging", "testdata/none"}, "--compare testdata/none:"},
+		{[]string{"--compare", overlays + "staging", "testdata/none"}, "--compare testdata/none: no such file or folder"},
 	} {
 		_, errOut, code := runPlan(t, tc.args...)
 		if code != 1 || !strings.Contains(errOut, tc.want) {

@@ -52,13 +52,24 @@ func Decode(file string, data []byte) (*Set, error) {
 	return set, nil
 }
 
+// PathError is a path given to Load that names no manifest: it does not exist, or it is a folder
+// with no manifest file below it. A command says which of its flags gave the path.
+type PathError struct {
+	// Path is the path as given.
+	Path string
+	// Problem says what is wrong with it, and the fix.
+	Problem string
+}
+
+func (e *PathError) Error() string { return e.Path + ": " + e.Problem }
+
 // manifestFiles returns path when it is a file, or the manifest files below it when it is a
 // folder, sorted; a folder with none is an error.
 func manifestFiles(path string) ([]string, error) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%s: no such file or folder", path)
+		return nil, &PathError{path, "no such file or folder"}
 	case err != nil:
 		return nil, fmt.Errorf("reading manifests: %w", err)
 	case !info.IsDir():
@@ -79,7 +90,7 @@ func manifestFiles(path string) ([]string, error) {
 	}
 	if len(files) == 0 {
 		// A mistyped folder would otherwise read as one that declares nothing.
-		return nil, fmt.Errorf("%s: a folder with no manifest in it: give a folder holding *.yaml, *.yml or *.json files, or one such file", path)
+		return nil, &PathError{path, "a folder with no manifest in it: give a folder holding *.yaml, *.yml or *.json files, or one such file"}
 	}
 	sort.Strings(files)
 	return files, nil
