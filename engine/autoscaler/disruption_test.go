@@ -435,6 +435,55 @@ func TestValidationAbandonsACommandWhenPodsArrive(t *testing.T) {
 	}
 }
 
+// TestValidationSeesWhatChanged: a consolidation decision is checked again 15 s later. With the
+// cluster and the prices as they were, it goes ahead as decided; when every instance type but the
+// candidate's turns dearer meanwhile, the cluster unchanged, the replacement no longer saves and
+// validation abandons the command.
+func TestValidationSeesWhatChanged(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		dearer   bool
+		wantDone bool
+	}{{"nothing changed", false, true}, {"the replacements turned dearer", true, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			// A budget of zero from 09:00 (the clock's start) to 09:03 holds the decision until
+			// the cluster has settled (the pod gone, the NodeClaim marked consolidatable), so
+			// that nothing in it changes before validation.
+			h.NodePool("default", consolidateAfter(0), budgets(budget("1"), scheduledBudget("0", "0 9 * * *", 3*time.Minute)))
+			h.Deployment("big", 1, enginetest.Resources("6", ""))
+			h.Deployment("small", 1, enginetest.Resources("500m", ""))
+			h.Advance(time.Minute, time.Second)
+			claims := h.API.NodeClaims()
+			if len(claims) != 1 {
+				t.Fatalf("%d NodeClaims, want one node for both pods", len(claims))
+			}
+			candidateType := claims[0].Labels[corev1.LabelInstanceTypeStable]
+			h.Scale("big", 0)
+			for i := 0; !h.journaled(journal.KindValidation, disruption.ReasonValidating, "replace with"); i++ {
+				if i == 180 {
+					t.Fatal("no replacement decided in 3 minutes")
+				}
+				h.Advance(time.Second, time.Second)
+			}
+			if tc.dearer {
+				h.Cloud.Reprice(func(o enginetest.OfferingKey, was float64) float64 {
+					if o.InstanceType == candidateType {
+						return was
+					}
+					return 100 * was
+				})
+			}
+			h.Advance(time.Minute, time.Second)
+			rejected := h.journaled(journal.KindValidation, disruption.BlockedValidationRejected, "")
+			launched := h.journaled(journal.KindDisruption, disruption.ReasonReplacementsLaunched, "")
+			if rejected == tc.wantDone || launched != tc.wantDone {
+				t.Errorf("validation rejected the command: %v, replacements launched: %v; want the command carried out: %v", rejected, launched, tc.wantDone)
+			}
+		})
+	}
+}
+
 func TestDryRunDecidesAndChangesNothing(t *testing.T) {
 	h := newHarness(t)
 	h.NodePool("default", consolidateAfter(0))

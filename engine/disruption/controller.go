@@ -65,9 +65,11 @@ type Controller struct {
 	opts    Options
 
 	started bool
-	// pending is a consolidation decision waiting to be validated at validateAt.
+	// pending is a consolidation decision waiting to be validated at validateAt; decidedOn is
+	// what the pass that decided it saw.
 	pending    *Command
 	validateAt time.Time
+	decidedOn  seen
 	// inflight is a command waiting for its replacements to initialize.
 	inflight *inflight
 	// lastDryRun keys the latest dry-run decision, so a repeated one is journaled once.
@@ -137,7 +139,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		}
 		cmd := c.pending
 		c.pending = nil
-		fresh, why := c.validate(snap, cat, cmd, now)
+		fresh, why := c.validate(snap, cat, cmd, c.decidedOn, now)
 		if why != "" {
 			c.journal.Record(journal.Entry{Time: now, Kind: journal.KindValidation, Method: cmd.Method, Reason: BlockedValidationRejected,
 				Nodes: cmd.Nodes(), Message: fmt.Sprintf("abandoning %s after validation: %s", cmd.Method, why),
@@ -168,7 +170,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	case cmd.Method == MethodDrift:
 		return c.execute(ctx, cmd, now)
 	}
-	c.pending, c.validateAt = cmd, now.Add(c.opts.ValidationDelay)
+	c.pending, c.validateAt, c.decidedOn = cmd, now.Add(c.opts.ValidationDelay), seenIn(snap, cat)
 	c.journal.Record(journal.Entry{Time: now, Kind: journal.KindValidation, Method: cmd.Method, Reason: ReasonValidating, Nodes: cmd.Nodes(),
 		PriceBefore: cmd.PriceBefore, PriceAfter: cmd.PriceAfter, DryRun: c.exec.DryRun(),
 		Message: fmt.Sprintf("validating %s in %s: %s", cmd.Method, c.opts.ValidationDelay, cmd.Describe()),

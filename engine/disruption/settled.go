@@ -19,26 +19,42 @@ const settledFor = 5 * time.Minute
 // with nothing to consolidate, each would take a second or more, every ten seconds. Unlike
 // Karpenter's, it also sees prices and offerings change (capacity found again, say) at once.
 type settled struct {
-	version       uint64 // the cluster state's ConsolidationVersion
-	catalog       uint64 // catalogKey of the instance types
+	seen
 	at            time.Time
 	single, multi []string // the candidates, in order, single-node and multi-node considered
 	blocks        map[string]*block
 }
 
+// seen is what a pass's simulations read that may change while its candidates do not: the
+// cluster state and what the instance types offer. Two passes with the same candidates that saw
+// the same simulate the same moves.
+type seen struct {
+	version uint64 // the cluster state's ConsolidationVersion
+	catalog uint64 // catalogKey of the instance types
+}
+
+func seenIn(snap *state.Snapshot, cat *provisioning.Catalog) seen {
+	return seen{version: snap.ConsolidationVersion, catalog: catalogKey(cat)}
+}
+
+// same reports whether snap and cat are what s saw. The offerings are hashed only once the
+// cluster's version matched.
+func (s seen) same(snap *state.Snapshot, cat *provisioning.Catalog) bool {
+	return s.version == snap.ConsolidationVersion && s.catalog == catalogKey(cat)
+}
+
 // holds reports whether a pass over snap at now, with these candidates (what changes with time
-// alone, consolidateAfter and budgets, changes them), would find what s found. The offerings are
-// hashed last, once everything cheaper matched.
+// alone, consolidateAfter and budgets, changes them), would find what s found.
 func (s *settled) holds(snap *state.Snapshot, cat *provisioning.Catalog, now time.Time, single, multi []*Candidate) bool {
-	return s != nil && s.version == snap.ConsolidationVersion && now.Sub(s.at) < settledFor &&
+	return s != nil && now.Sub(s.at) < settledFor &&
 		slices.Equal(s.single, candidateNames(single)) && slices.Equal(s.multi, candidateNames(multi)) &&
-		s.catalog == catalogKey(cat)
+		s.same(snap, cat)
 }
 
 // settle records what a pass that found no consolidation move saw, and why it did not move each
 // candidate it simulated.
 func (p *pass) settle() *settled {
-	s := &settled{version: p.sim.snap.ConsolidationVersion, catalog: catalogKey(p.sim.cat), at: p.now, single: candidateNames(p.forSingle), multi: candidateNames(p.forMulti), blocks: map[string]*block{}}
+	s := &settled{seen: seenIn(p.sim.snap, p.sim.cat), at: p.now, single: candidateNames(p.forSingle), multi: candidateNames(p.forMulti), blocks: map[string]*block{}}
 	for _, name := range append(slices.Clone(s.single), s.multi...) {
 		if b, ok := p.blocks[name]; ok {
 			s.blocks[name] = b

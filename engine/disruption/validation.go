@@ -10,8 +10,10 @@ import (
 
 // validate checks a consolidation decision again once ValidationDelay passed: the candidates
 // must still be candidates within budget, and the decision must still hold (same kind of result,
-// at no higher price). It returns the decision recomputed on the fresh state, or why it no longer holds.
-func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, cmd *Command, now time.Time) (*Command, string) {
+// at no higher price). It returns the decision recomputed on the fresh state, or why it no longer
+// holds. decided is what the deciding pass saw: when the cluster and the offerings are still
+// that, the simulation would find the same move, and is not run again.
+func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, cmd *Command, decided seen, now time.Time) (*Command, string) {
 	p := c.newPass(snap, cat, now)
 	byName := map[string]*Candidate{}
 	for _, cand := range p.candidates {
@@ -42,6 +44,13 @@ func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, c
 			}
 		}
 		return &Command{Method: cmd.Method, Reason: cmd.Reason, Candidates: fresh, PriceBefore: cmd.PriceBefore}, ""
+	}
+	if decided.same(snap, cat) {
+		// The simulation is most of what a validation costs on a large cluster, and a quiet
+		// cluster is mostly validated unchanged.
+		again := *cmd
+		again.Candidates = fresh
+		return &again, ""
 	}
 	again, _, blk := p.consolidate(cmd.Method, fresh)
 	switch {

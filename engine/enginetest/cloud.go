@@ -126,6 +126,24 @@ func NewCloud(clk clock.WithTicker, types []*cloudprovider.InstanceType) *Cloud 
 	}
 }
 
+// Reprice sets each offering's price to what price returns for it, as a moving market would:
+// InstanceTypes reports the new prices from then on. The types given to NewCloud stay as they were.
+func (c *Cloud) Reprice(price func(o OfferingKey, was float64) float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.version++
+	types := make([]*cloudprovider.InstanceType, len(c.types))
+	for i, it := range c.types {
+		cp := *it
+		cp.Offerings = slices.Clone(it.Offerings)
+		for j, o := range cp.Offerings {
+			cp.Offerings[j].Price = price(OfferingKey{InstanceType: it.Name, Zone: o.Zone, CapacityType: o.CapacityType}, o.Price)
+		}
+		types[i] = &cp
+	}
+	c.types = types
+}
+
 // Name is "fake".
 func (c *Cloud) Name() string { return "fake" }
 
