@@ -133,7 +133,7 @@ func benchmarkPass(b *testing.B, h *harness, churn func()) {
 // with a fresh plan for the same pods and with what no fleet can beat, in Karpenter's mode (one
 // replacement at most) and with split replacements from a 10% saving. Consolidation moves pods
 // only where they fit, one command at a time, so it cannot repack the fleet as a fresh plan does;
-// it must come within 15% of the fractional optimum (it ends at 1.13x; Karpenter's order of
+// it must come within 15% of the fractional optimum (it ends at 1.14x; Karpenter's order of
 // candidates, cheapest to disrupt first, ends at 1.18x: it keeps the memory-optimized nodes the
 // full workload needed), and no pod it moves may be left pending (a move the scheduler undoes
 // repeats every pass).

@@ -22,7 +22,7 @@ const valueStep = 0.1
 // value). Karpenter's order alone removes the emptiest nodes whatever their type, so after a
 // workload shrinks the fleet keeps the types the old workload happened to need: in the halved
 // fleet of TestConsolidationAfterTheWorkloadHalves, memory-optimized nodes for pods that now fit
-// general-purpose ones, 1.18x the fractional optimum where this order ends at 1.13x. The
+// general-purpose ones, 1.18x the fractional optimum where this order ends at 1.14x. The
 // candidates in stuck (single-node consolidation found no move for them, and their pods have not
 // changed since) go last: budgets let single-node consolidation consider only a NodePool's first
 // candidates, and a node that cannot move would otherwise take that place on every pass, where

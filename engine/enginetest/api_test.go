@@ -132,19 +132,28 @@ func TestStatusIsASubresource(t *testing.T) {
 	}{
 		{name: "status update keeps metadata", status: true,
 			mutate:    func(nc *karpv1.NodeClaim) { nc.Labels["x"] = "status"; nc.Status.ProviderID = "aws:///us-east-1a/i-1" },
-			wantLabel: "", wantID: "aws:///us-east-1a/i-1"},
+			wantLabel: "", wantID: "aws:///us-east-1a/i-1", wantChange: true},
 		{name: "metadata update keeps status",
 			mutate:    func(nc *karpv1.NodeClaim) { nc.Labels["x"] = "meta"; nc.Status.ProviderID = "aws:///us-east-1a/i-2" },
-			wantLabel: "meta", wantID: "aws:///us-east-1a/i-1"},
+			wantLabel: "meta", wantID: "aws:///us-east-1a/i-1", wantChange: true},
 		{name: "spec is immutable",
 			mutate: func(nc *karpv1.NodeClaim) {
 				nc.Spec.Taints = []corev1.Taint{{Key: "k", Effect: corev1.TaintEffectNoSchedule}}
 			},
 			wantErr:   apierrors.IsInvalid,
 			wantLabel: "meta", wantID: "aws:///us-east-1a/i-1"},
+		// As the API server, an update that changes nothing writes nothing: the resource
+		// version stays, and no watcher hears of it.
+		{name: "metadata update that changes nothing",
+			mutate:    func(nc *karpv1.NodeClaim) { nc.Labels["x"] = "meta" },
+			wantLabel: "meta", wantID: "aws:///us-east-1a/i-1"},
+		{name: "status update that changes nothing", status: true,
+			mutate:    func(nc *karpv1.NodeClaim) { nc.Status.ProviderID = "aws:///us-east-1a/i-1" },
+			wantLabel: "meta", wantID: "aws:///us-east-1a/i-1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before, _ := a.NodeClaim("claim")
+			heard := cluster.Snapshot().Version
 			f := a.UpdateNodeClaim
 			if tc.status {
 				f = a.UpdateNodeClaimStatus
@@ -161,9 +170,11 @@ func TestStatusIsASubresource(t *testing.T) {
 			if got.Labels["x"] != tc.wantLabel || got.Status.ProviderID != tc.wantID {
 				t.Errorf("label %q provider id %q, want %q %q", got.Labels["x"], got.Status.ProviderID, tc.wantLabel, tc.wantID)
 			}
-			changed := got.ResourceVersion != before.ResourceVersion
-			if changed == (tc.wantErr != nil) {
-				t.Errorf("resource version %s -> %s", before.ResourceVersion, got.ResourceVersion)
+			if changed := got.ResourceVersion != before.ResourceVersion; changed != tc.wantChange {
+				t.Errorf("resource version %s -> %s, want a change: %v", before.ResourceVersion, got.ResourceVersion, tc.wantChange)
+			}
+			if told := cluster.Snapshot().Version != heard; told != tc.wantChange {
+				t.Errorf("the cluster state heard of the update: %v, want %v", told, tc.wantChange)
 			}
 			if inCluster := cluster.Snapshot().NodeClaims[0]; inCluster.ResourceVersion != got.ResourceVersion {
 				t.Errorf("cluster state at version %s, API at %s", inCluster.ResourceVersion, got.ResourceVersion)

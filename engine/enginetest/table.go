@@ -275,6 +275,12 @@ func update[T object](ctx context.Context, a *API, t *table[T], key types.Namesp
 			a.mu.Unlock()
 			return zero, err
 		}
+		if sameJSON(cur, next) {
+			// As the API server, an update that changes nothing writes nothing: no new
+			// resourceVersion, no watch event.
+			a.mu.Unlock()
+			return t.clone(cur), nil
+		}
 		out := put(a, t, next)
 		a.mu.Unlock()
 		return out, nil
