@@ -152,7 +152,7 @@ func loadSource(path string) (*manifest.Set, error) {
 	return manifest.Load(path)
 }
 
-// flagError names the flag (and its value, if not "") that gave the input err is about: "FLAG
+// flagError says which flag (and value, unless "") gave the input that err is about: "FLAG
 // PATH: problem" when the path names no manifest, else "FLAG VALUE: err". nil stays nil.
 func flagError(flag, value string, err error) error {
 	var pe *manifest.PathError

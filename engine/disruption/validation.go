@@ -46,8 +46,8 @@ func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, c
 		return &Command{Method: cmd.Method, Reason: cmd.Reason, Candidates: fresh, PriceBefore: cmd.PriceBefore}, ""
 	}
 	if decided.same(snap, cat) {
-		// The simulation is most of what a validation costs on a large cluster, and a quiet
-		// cluster is mostly validated unchanged.
+		// Simulating again would find the same move: on a quiet cluster, the common case,
+		// that is time spent for nothing.
 		again := *cmd
 		again.Candidates = fresh
 		return &again, ""

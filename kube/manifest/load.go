@@ -61,6 +61,7 @@ type PathError struct {
 	Problem string
 }
 
+// Error is "PATH: PROBLEM".
 func (e *PathError) Error() string { return e.Path + ": " + e.Problem }
 
 // manifestFiles returns path when it is a file, or the manifest files below it when it is a
