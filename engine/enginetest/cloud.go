@@ -132,16 +132,7 @@ func (c *Cloud) Reprice(price func(o OfferingKey, was float64) float64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.version++
-	types := make([]*cloudprovider.InstanceType, len(c.types))
-	for i, it := range c.types {
-		cp := *it
-		cp.Offerings = slices.Clone(it.Offerings)
-		for j, o := range cp.Offerings {
-			cp.Offerings[j].Price = price(OfferingKey{InstanceType: it.Name, Zone: o.Zone, CapacityType: o.CapacityType}, o.Price)
-		}
-		types[i] = &cp
-	}
-	c.types = types
+	c.types = withOfferings(c.types, func(k OfferingKey, o *cloudprovider.Offering) { o.Price = price(k, o.Price) })
 }
 
 // Name is "fake".

@@ -70,16 +70,25 @@ func (c *Cloud) InstanceTypes(ctx context.Context, _ *karpv1.NodePool) ([]*cloud
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
-	out := make([]*cloudprovider.InstanceType, len(c.types))
-	for i, it := range c.types {
+	return withOfferings(c.types, func(k OfferingKey, o *cloudprovider.Offering) {
+		if c.isUnavailable(k, now) {
+			o.Available = false
+		}
+	}), nil
+}
+
+// withOfferings returns copies of types, each offering (a copy too) changed by change; types are
+// left as they were.
+func withOfferings(types []*cloudprovider.InstanceType, change func(OfferingKey, *cloudprovider.Offering)) []*cloudprovider.InstanceType {
+	out := make([]*cloudprovider.InstanceType, len(types))
+	for i, it := range types {
 		cp := *it
 		cp.Offerings = slices.Clone(it.Offerings)
-		for j, o := range cp.Offerings {
-			if c.isUnavailable(OfferingKey{InstanceType: it.Name, Zone: o.Zone, CapacityType: o.CapacityType}, now) {
-				cp.Offerings[j].Available = false
-			}
+		for j := range cp.Offerings {
+			o := &cp.Offerings[j]
+			change(OfferingKey{InstanceType: it.Name, Zone: o.Zone, CapacityType: o.CapacityType}, o)
 		}
 		out[i] = &cp
 	}
-	return out, nil
+	return out
 }
