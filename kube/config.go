@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"slices"
@@ -29,6 +30,9 @@ var ErrNoConfig = errors.New("no Kubernetes config: set --kubeconfig or KUBECONF
 func RESTConfig(path, context string) (*rest.Config, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = path
+	if err := checkFiles(rules); err != nil {
+		return nil, err
+	}
 	overrides := &clientcmd.ConfigOverrides{CurrentContext: context}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides).ClientConfig()
 	if err == nil {
@@ -140,5 +144,21 @@ func Contexts(path string) ([]string, string, error) {
 func rawConfig(path string) (clientcmdapi.Config, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = path
+	if err := checkFiles(rules); err != nil {
+		return clientcmdapi.Config{}, err
+	}
 	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).RawConfig()
+}
+
+// checkFiles refuses, before client-go reads them, kubeconfig files that are not regular files:
+// client-go would block for ever opening a FIFO (a process substitution given as --kubeconfig,
+// say) and read a device without end. Missing files are left to client-go, which skips them or
+// names them.
+func checkFiles(rules *clientcmd.ClientConfigLoadingRules) error {
+	for _, f := range rules.GetLoadingPrecedence() {
+		if err := userfile.Check(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("kubeconfig %w", err)
+		}
+	}
+	return nil
 }

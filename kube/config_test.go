@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"k8s.io/client-go/tools/clientcmd"
@@ -52,6 +53,11 @@ func TestRESTConfig(t *testing.T) {
 	pod := file("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\n")
 	noCurrent := file("no-current", oneContext)
 	dangling := file("dangling", oneContext+"current-context: gone\n")
+	// A FIFO no one writes to: client-go would block opening it.
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name                     string
 		path, context, env, home string
@@ -72,6 +78,9 @@ func TestRESTConfig(t *testing.T) {
 		{name: "a manifest", path: pod, wantErr: "kubeconfig " + pod + ": it holds a v1 Pod, not a kubeconfig (kind: Config)"},
 		{name: "no current context", path: noCurrent, wantErr: "kubeconfig " + noCurrent + ": no current context: choose one with --context (a)"},
 		{name: "no current context, one given", path: noCurrent, context: "a", wantHost: "https://a.example", wantToken: "x", wantContext: "a"},
+		{name: "a FIFO", path: fifo, wantErr: "kubeconfig " + fifo + " is not a regular file (a FIFO): give the path of a regular file"},
+		{name: "a FIFO in KUBECONFIG", env: path + ":" + fifo, wantErr: "kubeconfig " + fifo + " is not a regular file (a FIFO)"},
+		{name: "a device", path: os.DevNull, wantErr: "kubeconfig " + os.DevNull + " is not a regular file (a character device)"},
 		{name: "current context gone", path: dangling, wantErr: `its current context "gone" is not one of its contexts (a)`},
 		{name: "nothing", wantNoConfig: true},
 	} {

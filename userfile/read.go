@@ -15,11 +15,7 @@ const MaxSize = 32 << 20
 // kinds of files and files larger than MaxSize with an error naming the path and the fix.
 // A missing file's error wraps fs.ErrNotExist.
 func Read(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRegular(path, info); err != nil {
+	if err := Check(path); err != nil {
 		return nil, err
 	}
 	// O_NONBLOCK: should path be swapped for a FIFO after the Stat, opening it still returns.
@@ -28,7 +24,7 @@ func Read(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	info, err = f.Stat()
+	info, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
@@ -44,6 +40,17 @@ func Read(path string) ([]byte, error) {
 		return nil, tooLarge(path)
 	}
 	return data, nil
+}
+
+// Check returns the error Read would give before reading: the path is missing (wrapping
+// fs.ErrNotExist), not a regular file, or larger than MaxSize. It is for files another library
+// reads, such as a kubeconfig, which client-go would open and block on were it a FIFO.
+func Check(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	return checkRegular(path, info)
 }
 
 // checkRegular refuses what is not a regular file, and regular files already over MaxSize.
