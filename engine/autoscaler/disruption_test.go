@@ -436,15 +436,22 @@ func TestValidationAbandonsACommandWhenPodsArrive(t *testing.T) {
 }
 
 // TestValidationSeesWhatChanged: a consolidation decision is checked again 15 s later. With the
-// cluster and the prices as they were, it goes ahead as decided; when every instance type but the
-// candidate's turns dearer meanwhile, the cluster unchanged, the replacement no longer saves and
-// validation abandons the command.
+// cluster and the prices as they were, it goes ahead as decided, not simulated again; when the
+// candidate's own type turns dearer, the move is simulated again and still saves; when every
+// instance type but the candidate's turns dearer, the cluster unchanged, the replacement no
+// longer saves and validation abandons the command.
 func TestValidationSeesWhatChanged(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		dearer   bool
-		wantDone bool
-	}{{"nothing changed", false, true}, {"the replacements turned dearer", true, false}} {
+		name string
+		// factor multiplies the price of the candidate's type (ownType) or of every other type.
+		factor        float64
+		ownType       bool
+		wantValidated string // in the decision's journal entry; "" when it is abandoned
+	}{
+		{"nothing changed", 1, false, "validated: the cluster and the offerings are as when it was decided, so the same move stands"},
+		{"the candidate turned dearer", 1.5, true, "validated: the move simulated again on the cluster as it is now"},
+		{"the replacements turned dearer", 100, false, ""},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
 			// A budget of zero from 09:00 (the clock's start) to 09:03 holds the decision until
@@ -466,19 +473,23 @@ func TestValidationSeesWhatChanged(t *testing.T) {
 				}
 				h.Advance(time.Second, time.Second)
 			}
-			if tc.dearer {
+			if tc.factor != 1 {
 				h.Cloud.Reprice(func(o enginetest.OfferingKey, was float64) float64 {
-					if o.InstanceType == candidateType {
-						return was
+					if (o.InstanceType == candidateType) == tc.ownType {
+						return tc.factor * was
 					}
-					return 100 * was
+					return was
 				})
 			}
 			h.Advance(time.Minute, time.Second)
+			wantDone := tc.wantValidated != ""
 			rejected := h.journaled(journal.KindValidation, disruption.BlockedValidationRejected, "")
 			launched := h.journaled(journal.KindDisruption, disruption.ReasonReplacementsLaunched, "")
-			if rejected == tc.wantDone || launched != tc.wantDone {
-				t.Errorf("validation rejected the command: %v, replacements launched: %v; want the command carried out: %v", rejected, launched, tc.wantDone)
+			if rejected == wantDone || launched != wantDone {
+				t.Errorf("validation rejected the command: %v, replacements launched: %v; want the command carried out: %v", rejected, launched, wantDone)
+			}
+			if ds := h.decisions(false); wantDone && (len(ds) != 1 || !strings.Contains(ds[0].Message, tc.wantValidated)) {
+				t.Errorf("decisions %v, want one saying %q", ds, tc.wantValidated)
 			}
 		})
 	}

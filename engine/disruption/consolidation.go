@@ -41,6 +41,9 @@ type Command struct {
 	PriceBefore, PriceAfter float64
 	// Approved is, for a move of Balanced NodePools, how it scored against their bar.
 	Approved string
+	// Validated says how validation confirmed the command; "" before validation, and for drift,
+	// which is not validated.
+	Validated string
 }
 
 // newCommand is a command of a method removing cands, priced at what they cost.
@@ -92,6 +95,14 @@ func (c *Command) ReplacementTypes() []string {
 // Split reports whether the command is a split replacement: one node replaced by several.
 func (c *Command) Split() bool {
 	return c.Reason == karpv1.DisruptionReasonUnderutilized && len(c.Candidates) == 1 && len(c.Replacements) > 1
+}
+
+// describeValidated is Describe and, once validated, how validation confirmed the command.
+func (c *Command) describeValidated() string {
+	if c.Validated == "" {
+		return c.Describe()
+	}
+	return c.Describe() + "; " + c.Validated
 }
 
 // Savings is what the command takes off the bill, in dollars per hour.

@@ -280,7 +280,7 @@ func (c *Controller) wouldExecute(cmd *Command, now time.Time) {
 		return
 	}
 	c.lastDryRun = key
-	e := c.entry(cmd, now, "would disrupt node(s): "+cmd.Describe(), true)
+	e := c.entry(cmd, now, "would disrupt node(s): "+cmd.describeValidated(), true)
 	e.Decision = cmd.Decision()
 	c.journal.Record(e)
 }

@@ -43,7 +43,7 @@ func (c *Controller) execute(ctx context.Context, cmd *Command, now time.Time) e
 		}
 	}
 	c.cluster.MarkForDeletion(claimNames(cmd)...)
-	decided := c.entry(cmd, now, "disrupting node(s): "+cmd.Describe(), false)
+	decided := c.entry(cmd, now, "disrupting node(s): "+cmd.describeValidated(), false)
 	decided.Decision = cmd.Decision()
 	if cmd.Approved != "" {
 		decided.Events = append(decided.Events, candidateEvents(cmd, journal.Event{Type: corev1.EventTypeNormal, Reason: journal.ReasonConsolidationApproved, Message: cmd.Approved})...)

@@ -43,13 +43,15 @@ func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, c
 				return nil, fmt.Sprintf("node %s is no longer empty (%d pods)", cand.Name(), len(cand.Reschedulable))
 			}
 		}
-		return &Command{Method: cmd.Method, Reason: cmd.Reason, Candidates: fresh, PriceBefore: cmd.PriceBefore}, ""
+		return &Command{Method: cmd.Method, Reason: cmd.Reason, Candidates: fresh, PriceBefore: cmd.PriceBefore,
+			Validated: "validated: the nodes are still empty"}, ""
 	}
 	if decided.same(snap, cat) {
 		// Simulating again would find the same move: on a quiet cluster, the common case,
 		// that is time spent for nothing.
 		again := *cmd
 		again.Candidates = fresh
+		again.Validated = "validated: the cluster and the offerings are as when it was decided, so the same move stands"
 		return &again, ""
 	}
 	again, _, blk := p.consolidate(cmd.Method, fresh)
@@ -61,5 +63,6 @@ func (c *Controller) validate(snap *state.Snapshot, cat *provisioning.Catalog, c
 	case again.PriceAfter > cmd.PriceAfter:
 		return nil, fmt.Sprintf("the replacement now costs $%.4f/h instead of $%.4f/h", again.PriceAfter, cmd.PriceAfter)
 	}
+	again.Validated = "validated: the move simulated again on the cluster as it is now"
 	return again, ""
 }
