@@ -3,7 +3,9 @@ package disruption
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"maps"
+	"math/rand/v2"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -154,12 +156,15 @@ func (b *spreadBase) demandOf(p *corev1.Pod) demand {
 // spreads checks that the moving pods still all find room when kube-scheduler, not the
 // simulation, places them: its default scoring puts each pod on the least allocated node it
 // fits, so the pods that land first fill the emptiest nodes (a replacement above all), and a
-// large pod the simulation put in the one gap wide enough may find it taken. Pods are taken
-// smallest first, the order that leaves the large ones least room: a move that holds then is
-// not undone by the scheduler. Karpenter's simulation packs pods and does not look: its users
-// see the move, then a new node for a pod left pending, then the move again (kubernetes-sigs/
-// karpenter#1019). The nodes leaving take no pod. It returns the first pod left without room, or
-// nil, and leaves the base as it found it.
+// large pod the simulation put in the one gap wide enough may find it taken. kube-scheduler takes
+// pods as they arrive, and evicted pods come back in no order anyone controls (their workloads'
+// controllers recreate them as they see them go), so the move must hold in several orders:
+// smallest first, which leaves the large pods least room; largest first, where a large pod of
+// one shape takes the gap another shape needs; and arrivalShuffles shuffled orders, seeded so
+// that a decision comes out the same each time. Karpenter's simulation packs pods and does not
+// look: its users see the move, then a new node for a pod left pending, then the move again
+// (kubernetes-sigs/karpenter#1019). The nodes leaving take no pod. It returns the first pod left
+// without room, or nil, and leaves the base as it found it.
 func (b *spreadBase) spreads(leaving []string, results *scheduling.Results, replacements []*scheduling.NodeClaim, moving map[*corev1.Pod]bool) *corev1.Pod {
 	saved := map[int]room{}
 	save := func(i int) {
@@ -177,10 +182,6 @@ func (b *spreadBase) spreads(leaving []string, results *scheduling.Results, repl
 			save(i)
 			b.rooms[i].leaving = true
 		}
-	}
-	type sized struct {
-		pod *corev1.Pod
-		req demand
 	}
 	var queue []sized
 	place := func(r *room, ps []*corev1.Pod) {
@@ -204,10 +205,71 @@ func (b *spreadBase) spreads(leaving []string, results *scheduling.Results, repl
 		added[i] = newRoom(nc.Taints, nc.InstanceType.Allocatable(), nc.DaemonSetOverhead)
 		place(&added[i], nc.Pods)
 	}
-	slices.SortStableFunc(queue, func(a, b sized) int {
-		return cmp.Or(cmp.Compare(a.req.cpu, b.req.cpu), cmp.Compare(a.req.mem, b.req.mem))
-	})
-	for _, q := range queue {
+	if len(queue) == 0 {
+		return nil
+	}
+	// Each order starts from the rooms as the pods that do not spread left them.
+	settled := make(map[int]room, len(saved))
+	for i := range saved {
+		settled[i] = b.rooms[i]
+	}
+	fresh := slices.Clone(added)
+	for order := range arrivalOrders(queue) {
+		touched := map[int]bool{}
+		copy(added, fresh)
+		pending := b.arrive(order, added, func(i int) { save(i); touched[i] = true })
+		for i := range touched {
+			if r, ok := settled[i]; ok {
+				b.rooms[i] = r
+			} else {
+				b.rooms[i] = saved[i]
+			}
+		}
+		if pending != nil {
+			return pending
+		}
+	}
+	return nil
+}
+
+// sized is a moving pod and what it takes from a node.
+type sized struct {
+	pod *corev1.Pod
+	req demand
+}
+
+// arrivalShuffles is how many shuffled orders spreads tries besides smallest and largest first.
+const arrivalShuffles = 2
+
+// arrivalOrders yields the orders spreads checks: queue smallest first, largest first, then
+// shuffled. Each is a new slice; queue keeps its order.
+func arrivalOrders(queue []sized) iter.Seq[[]sized] {
+	return func(yield func([]sized) bool) {
+		smallest := slices.Clone(queue)
+		slices.SortStableFunc(smallest, func(a, b sized) int {
+			return cmp.Or(cmp.Compare(a.req.cpu, b.req.cpu), cmp.Compare(a.req.mem, b.req.mem))
+		})
+		largest := slices.Clone(smallest)
+		slices.Reverse(largest)
+		if !yield(smallest) || len(queue) < 2 || !yield(largest) {
+			return
+		}
+		rng := rand.New(rand.NewPCG(uint64(len(queue)), 1))
+		for range arrivalShuffles {
+			order := slices.Clone(smallest)
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			if !yield(order) {
+				return
+			}
+		}
+	}
+}
+
+// arrive places the pods, in order, each on the least allocated room (an existing node, or one
+// of added) that fits it and whose taints it tolerates, as kube-scheduler does; touch is called
+// with an existing room's index before it changes. It returns the first pod that finds none.
+func (b *spreadBase) arrive(order []sized, added []room, touch func(int)) *corev1.Pod {
+	for _, q := range order {
 		var best *room
 		bestIndex, bestScore := -1, 0.0
 		consider := func(r *room, i int) {
@@ -228,7 +290,7 @@ func (b *spreadBase) spreads(leaving []string, results *scheduling.Results, repl
 			return q.pod
 		}
 		if bestIndex >= 0 {
-			save(bestIndex)
+			touch(bestIndex)
 		}
 		best.take(q.req)
 	}

@@ -28,6 +28,19 @@ func TestSpreads(t *testing.T) {
 		alloc[corev1.ResourcePods], requested[corev1.ResourcePods] = resource.MustParse("58"), resource.MustParse("10")
 		return scheduling.ExistingNode{Name: name, Allocatable: alloc, Requested: requested, Taints: taints}
 	}
+	// shaped is a node with free millicores and free GiB of memory left, and a pod asking for
+	// both.
+	shaped := func(name string, free, freeGiB int64) scheduling.ExistingNode {
+		n := node(name, free)
+		n.Requested[corev1.ResourceMemory] = *resource.NewQuantity((32-freeGiB)<<30, resource.BinarySI)
+		return n
+	}
+	shapedPod := func(name string, m, gib int64) *corev1.Pod {
+		p := pod(name, m)
+		p.Spec.Containers[0].Resources.Requests[corev1.ResourceMemory] = *resource.NewQuantity(gib<<30, resource.BinarySI)
+		return p
+	}
+	cpuHeavy, memHeavy := shapedPod("cpu-heavy", 3000, 2), shapedPod("memory-heavy", 1000, 16)
 	full := node("full", 8000)
 	full.Requested[corev1.ResourcePods] = resource.MustParse("58")
 	replacement := func(m int64, ps ...*corev1.Pod) *scheduling.NodeClaim {
@@ -59,6 +72,14 @@ func TestSpreads(t *testing.T) {
 		nodes:  []scheduling.ExistingNode{node("a", 2000), node("b", 1000)},
 		placed: map[string][]*corev1.Pod{"a": {big}, "b": {small1, small2}},
 		want:   big,
+	}, {
+		// Smallest first, the memory-heavy pod takes a and the CPU-heavy one b. Should the
+		// CPU-heavy pod come first, kube-scheduler puts it on a, the least allocated, and the
+		// memory-heavy pod fits nowhere.
+		name:   "a large pod of one shape takes the gap a pod of another shape needs",
+		nodes:  []scheduling.ExistingNode{shaped("a", 3000, 16), shaped("b", 3000, 2)},
+		placed: map[string][]*corev1.Pod{"a": {memHeavy}, "b": {cpuHeavy}},
+		want:   memHeavy,
 	}, {
 		name:   "the gap holds them all",
 		nodes:  []scheduling.ExistingNode{node("a", 3000), node("b", 1000)},
