@@ -215,10 +215,9 @@ func (b *spreadBase) spreads(leaving []string, results *scheduling.Results, repl
 	}
 	fresh := slices.Clone(added)
 	for order := range arrivalOrders(queue) {
-		touched := map[int]bool{}
 		copy(added, fresh)
-		pending := b.arrive(order, added, func(i int) { save(i); touched[i] = true })
-		for i := range touched {
+		pending := b.arrive(order, added, save)
+		for i := range saved {
 			if r, ok := settled[i]; ok {
 				b.rooms[i] = r
 			} else {
@@ -266,9 +265,9 @@ func arrivalOrders(queue []sized) iter.Seq[[]sized] {
 }
 
 // arrive places the pods, in order, each on the least allocated room (an existing node, or one
-// of added) that fits it and whose taints it tolerates, as kube-scheduler does; touch is called
+// of added) that fits it and whose taints it tolerates, as kube-scheduler does; save is called
 // with an existing room's index before it changes. It returns the first pod that finds none.
-func (b *spreadBase) arrive(order []sized, added []room, touch func(int)) *corev1.Pod {
+func (b *spreadBase) arrive(order []sized, added []room, save func(int)) *corev1.Pod {
 	for _, q := range order {
 		var best *room
 		bestIndex, bestScore := -1, 0.0
@@ -290,7 +289,7 @@ func (b *spreadBase) arrive(order []sized, added []room, touch func(int)) *corev
 			return q.pod
 		}
 		if bestIndex >= 0 {
-			touch(bestIndex)
+			save(bestIndex)
 		}
 		best.take(q.req)
 	}
