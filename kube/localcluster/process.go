@@ -3,9 +3,11 @@ package localcluster
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -59,13 +61,50 @@ func (p *process) errorf(format string, args ...any) error {
 func (p *process) exitError() error {
 	select {
 	case <-p.exited:
+		tail := logTail(p.logPath)
 		if p.waitErr == nil {
-			return p.errorf("exited unexpectedly with status 0")
+			return p.errorf("exited unexpectedly with status 0%s", tail)
 		}
-		return p.errorf("exited unexpectedly: %w", p.waitErr)
+		return p.errorf("exited unexpectedly: %w%s", p.waitErr, tail)
 	default:
 		return nil
 	}
+}
+
+// tailLines and tailBytes bound the end of a log an exit error quotes: enough for the line that
+// says why, which a component writes last, and a test's or a user's temporary folder may be gone
+// by the time anyone reads the log itself.
+const (
+	tailLines = 5
+	tailBytes = 2048
+)
+
+// logTail is the last lines of the log at path, as text to append to an error, or "" when the log
+// is empty or cannot be read.
+func logTail(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	buf := make([]byte, min(st.Size(), tailBytes))
+	if _, err := f.ReadAt(buf, st.Size()-int64(len(buf))); err != nil && !errors.Is(err, io.EOF) {
+		return ""
+	}
+	var lines []string
+	for _, l := range strings.Split(string(buf), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "; its log ends:\n\t" + strings.Join(lines[max(0, len(lines)-tailLines):], "\n\t")
 }
 
 // signalGroup sends sig to the process's group, unless it has already exited.

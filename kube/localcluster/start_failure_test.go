@@ -26,7 +26,7 @@ func TestStartFailureNamesComponent(t *testing.T) {
 		{
 			name:    "etcd exits",
 			scripts: map[string]string{etcdName: fail},
-			want:    []string{"etcd (log DIR/etcd.log)", "exited unexpectedly", "exit status 3"},
+			want:    []string{"etcd (log DIR/etcd.log)", "exited unexpectedly", "exit status 3", "its log ends:\n\tboom: cannot listen"},
 		},
 		{
 			name: "api server never ready",
@@ -73,6 +73,40 @@ func TestStartFailureNamesComponent(t *testing.T) {
 				if alive(pid) {
 					t.Errorf("%s (pid %d) still running after Start failed", filepath.Base(f), pid)
 				}
+			}
+		})
+	}
+}
+
+// TestLogTail checks what an exit error quotes of a component's log: its last lines, never more
+// than tailLines of the last tailBytes, and nothing for a log that is empty or missing.
+func TestLogTail(t *testing.T) {
+	long := strings.Repeat("x", tailBytes)
+	tests := []struct {
+		name    string
+		missing bool // no log file at all
+		log     string
+		want    string
+	}{
+		{"no log", true, "", ""},
+		{"empty", false, "", ""},
+		{"blank lines only", false, "\n  \n", ""},
+		{"one line", false, "listen tcp 127.0.0.1:2379: bind: address already in use\n",
+			"; its log ends:\n\tlisten tcp 127.0.0.1:2379: bind: address already in use"},
+		{"the last five lines", false, "1\n2\n3\n\n4\n5\n6\n7\n", "; its log ends:\n\t3\n\t4\n\t5\n\t6\n\t7"},
+		{"a line cut at the start of the last bytes", false, "first\n" + long + "\nlast\n",
+			"; its log ends:\n\t" + long[len("\nlast\n"):] + "\n\tlast"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "component.log")
+			if !tt.missing {
+				if err := os.WriteFile(path, []byte(tt.log), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := logTail(path); got != tt.want {
+				t.Errorf("logTail = %q, want %q", got, tt.want)
 			}
 		})
 	}
