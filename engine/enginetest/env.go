@@ -42,9 +42,10 @@ type Env struct {
 type Option func(*envConfig)
 
 type envConfig struct {
-	start   time.Time
-	types   []*cloudprovider.InstanceType
-	kubelet KubeletOptions
+	start    time.Time
+	types    []*cloudprovider.InstanceType
+	kubelet  KubeletOptions
+	balanced bool
 }
 
 // WithStart starts the fake clock at t instead of DefaultStart().
@@ -57,6 +58,10 @@ func WithInstanceTypes(types []*cloudprovider.InstanceType) Option {
 
 // WithKubelet times the kubelets with opts instead of DefaultKubeletOptions.
 func WithKubelet(opts KubeletOptions) Option { return func(c *envConfig) { c.kubelet = opts } }
+
+// WithBalancedAllocation makes the scheduler score nodes as kube-scheduler's default profile
+// does on resources: BalancedAllocation beside LeastAllocated (see Scheduler).
+func WithBalancedAllocation() Option { return func(c *envConfig) { c.balanced = true } }
 
 // NewEnv builds an empty, synced cluster with no nodes and no NodePools.
 func NewEnv(t testing.TB, opts ...Option) *Env {
@@ -75,7 +80,7 @@ func NewEnv(t testing.TB, opts ...Option) *Env {
 		API:         api,
 		Cloud:       cloud,
 		Kubelet:     NewKubelet(api, cloud, clk, cfg.kubelet),
-		Scheduler:   NewScheduler(api, clk),
+		Scheduler:   &Scheduler{api: api, clock: clk, balanced: cfg.balanced},
 		deployments: map[string]*deployment{},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -19,9 +20,10 @@ import (
 // Scheduler is a simple kube-scheduler. Step binds each pending pod (not bound, not
 // terminating, not finished; highest priority first, then oldest) to a node it fits (see the
 // predicates below), preferring its status.nominatedNodeName, otherwise the node left with the
-// most free CPU and memory (least allocated), ties by name. A pod that fits nowhere gets
-// PodScheduled=False with reason Unschedulable and a message counting why, written only when it
-// is not marked so already, so that repeated steps cause no churn.
+// most free CPU and memory (least allocated), ties by name; WithBalancedAllocation adds
+// kube-scheduler's BalancedAllocation score, weighed as its default profile weighs it. A pod
+// that fits nowhere gets PodScheduled=False with reason Unschedulable and a message counting
+// why, written only when it is not marked so already, so that repeated steps cause no churn.
 //
 // Predicates: the node is Ready and not cordoned, its NoSchedule and NoExecute taints are
 // tolerated, the pod's node selector and required node affinity match (kube-scheduler's own
@@ -30,13 +32,9 @@ import (
 // less what the node's active pods request. Ignored: topology spread, pod affinity, other
 // anti-affinity topologies, preferences, host ports, volumes, preemption.
 type Scheduler struct {
-	api   *API
-	clock clock.PassiveClock
-}
-
-// NewScheduler returns a scheduler writing to api.
-func NewScheduler(api *API, clk clock.PassiveClock) *Scheduler {
-	return &Scheduler{api: api, clock: clk}
+	api      *API
+	clock    clock.PassiveClock
+	balanced bool
 }
 
 // errNotPending stops a status update of a pod that was bound or deleted meanwhile.
@@ -117,7 +115,7 @@ func (s *Scheduler) place(p *corev1.Pod, nodes []*corev1.Node, load map[string]*
 		if n.Name == p.Status.NominatedNodeName {
 			return n, ""
 		}
-		if score := freeShare(requests, n, load[n.Name]); score > bestScore {
+		if score := s.score(requests, n, load[n.Name]); score > bestScore {
 			best, bestScore = n, score
 		}
 	}
@@ -132,24 +130,33 @@ func (s *Scheduler) place(p *corev1.Pod, nodes []*corev1.Node, load map[string]*
 	return nil, fmt.Sprintf("0/%d nodes are available: %s.", len(nodes), strings.Join(parts, ", "))
 }
 
-// freeShare is the share of CPU and memory (averaged) left free on a node after placing a pod
-// requesting requests:
-// kube-scheduler's LeastAllocated score.
-func freeShare(requests corev1.ResourceList, n *corev1.Node, load *nodeLoad) float64 {
+// score rates a node for a pod requesting requests: the share of CPU and memory (averaged) left
+// free after placing it, kube-scheduler's LeastAllocated, plus, with balanced, one less half the
+// difference between the shares of CPU and of memory used (the standard deviation of the two),
+// kube-scheduler's BalancedAllocation.
+func (s *Scheduler) score(requests corev1.ResourceList, n *corev1.Node, load *nodeLoad) float64 {
 	if load == nil {
 		load = &nodeLoad{}
 	}
-	total := 0.0
+	var used []float64
 	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
 		alloc := n.Status.Allocatable[name]
 		if alloc.IsZero() {
 			continue
 		}
-		used := load.requests[name].DeepCopy()
-		used.Add(requests[name])
-		total += 1 - float64(used.MilliValue())/float64(alloc.MilliValue())
+		u := load.requests[name].DeepCopy()
+		u.Add(requests[name])
+		used = append(used, float64(u.MilliValue())/float64(alloc.MilliValue()))
 	}
-	return total / 2
+	free := 0.0
+	for _, u := range used {
+		free += 1 - u
+	}
+	score := free / 2
+	if s.balanced && len(used) == 2 {
+		score += 1 - math.Abs(min(used[0], 1)-min(used[1], 1))/2
+	}
+	return score
 }
 
 // unschedulable reports whether a pod is marked Unschedulable already.

@@ -29,12 +29,19 @@ func TestSchedulerBindsOrMarksUnschedulable(t *testing.T) {
 	tainted := func(n *corev1.Node) {
 		n.Spec.Taints = []corev1.Taint{{Key: "gpu", Value: "true", Effect: corev1.TaintEffectNoSchedule}}
 	}
+	// Half a's CPU, four times its memory: a pod of 1 CPU and 3Gi leaves more free on b (least
+	// allocated), but uses a's CPU and memory more alike (balanced).
+	memoryRich := func(n *corev1.Node) {
+		n.Status.Allocatable[corev1.ResourceCPU] = Resources("2", "")[corev1.ResourceCPU]
+		n.Status.Allocatable[corev1.ResourceMemory] = Resources("", "32Gi")[corev1.ResourceMemory]
+	}
 	for _, tc := range []struct {
 		name  string
 		nodes []*corev1.Node
 		// pods are created in order, each with the options given.
-		pods map[string][]PodOption
-		cpu  string
+		pods     map[string][]PodOption
+		cpu, mem string
+		env      []Option
 		// want maps each pod to its node, or to a fragment of its Unschedulable message.
 		want map[string]string
 	}{
@@ -47,6 +54,12 @@ func TestSchedulerBindsOrMarksUnschedulable(t *testing.T) {
 		{name: "spread by free share", nodes: []*corev1.Node{readyNode("a"), readyNode("b")},
 			pods: map[string][]PodOption{"p1": nil, "p2": nil}, cpu: "1",
 			want: map[string]string{"p1": "node:a", "p2": "node:b"}},
+		{name: "least allocated, unbalanced", nodes: []*corev1.Node{readyNode("a"), readyNode("b", memoryRich)},
+			pods: map[string][]PodOption{"p1": nil}, cpu: "1", mem: "3Gi",
+			want: map[string]string{"p1": "node:b"}},
+		{name: "balanced allocation beside it", nodes: []*corev1.Node{readyNode("a"), readyNode("b", memoryRich)},
+			pods: map[string][]PodOption{"p1": nil}, cpu: "1", mem: "3Gi", env: []Option{WithBalancedAllocation()},
+			want: map[string]string{"p1": "node:a"}},
 		{name: "no nodes", pods: map[string][]PodOption{"p1": nil}, cpu: "1",
 			want: map[string]string{"p1": "no nodes available"}},
 		{name: "untolerated taint", nodes: []*corev1.Node{readyNode("a", tainted)},
@@ -71,7 +84,7 @@ func TestSchedulerBindsOrMarksUnschedulable(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()
-			e := NewEnv(t)
+			e := NewEnv(t, tc.env...)
 			for _, n := range tc.nodes {
 				if _, err := e.API.CreateNode(ctx, n); err != nil {
 					t.Fatal(err)
@@ -79,7 +92,7 @@ func TestSchedulerBindsOrMarksUnschedulable(t *testing.T) {
 			}
 			for _, name := range []string{"p1", "p2"} {
 				if opts, ok := tc.pods[name]; ok {
-					e.Pod(name, Resources(tc.cpu, ""), append([]PodOption{WithLabels(map[string]string{"app": "web"})}, opts...)...)
+					e.Pod(name, Resources(tc.cpu, tc.mem), append([]PodOption{WithLabels(map[string]string{"app": "web"})}, opts...)...)
 				}
 			}
 			changed, err := e.Scheduler.Step(ctx)
