@@ -60,7 +60,9 @@ func (r *room) take(d demand) {
 }
 
 // leastAllocated is kube-scheduler's default resource score (NodeResourcesFit, LeastAllocated):
-// the share of CPU and memory left free once the pod is placed, averaged.
+// the share of CPU and memory left free once the pod is placed, averaged. Its default profile
+// weighs BalancedAllocation as much, which the check leaves out: where the test harness's
+// scheduler adds it, TestConsolidationAfterTheWorkloadHalves's moves still leave no pod pending.
 func (r *room) leastAllocated(d demand) float64 {
 	score := 0.0
 	if r.allocCPU > 0 {
@@ -154,9 +156,9 @@ func (b *spreadBase) demandOf(p *corev1.Pod) demand {
 }
 
 // spreads checks that the moving pods still all find room when kube-scheduler, not the
-// simulation, places them: its default scoring puts each pod on the least allocated node it
-// fits, so the pods that land first fill the emptiest nodes (a replacement above all), and a
-// large pod the simulation put in the one gap wide enough may find it taken. kube-scheduler takes
+// simulation, places them: its default scoring favours the least allocated node a pod fits, so
+// the pods that land first fill the emptiest nodes (a replacement above all), and a large pod
+// the simulation put in the one gap wide enough may find it taken. kube-scheduler takes
 // pods as they arrive, and evicted pods come back in no order anyone controls (their workloads'
 // controllers recreate them as they see them go), so the move must hold in several orders:
 // smallest first, which leaves the large pods least room; largest first, where a large pod of
@@ -305,6 +307,6 @@ func cpuMem(rl corev1.ResourceList) (cpu, mem float64) {
 func spreadBlock(p *corev1.Pod) *block {
 	cpu, mem := cpuMem(pods.Requests(p))
 	return &block{reason: BlockedPodsCannotMove, message: fmt.Sprintf(
-		"pod %s/%s (%.0fm CPU, %.1f GiB) would be left pending: kube-scheduler puts each pod on the least allocated node, and once the smaller pods moved it would find no node with room",
+		"pod %s/%s (%.0fm CPU, %.1f GiB) could be left pending: kube-scheduler favours the least allocated node, and if the evicted pods come back in some orders it would find no node with room",
 		p.Namespace, p.Name, cpu, mem/(1<<30))}
 }
