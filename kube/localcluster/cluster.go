@@ -3,7 +3,6 @@ package localcluster
 import (
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 
@@ -58,13 +57,12 @@ func (c *Cluster) Components() []Component {
 func (c *Cluster) LogTails(lines int) string {
 	var b strings.Builder
 	for _, comp := range c.Components() {
-		data, err := os.ReadFile(comp.Log)
+		last, err := lastLines(comp.Log, lines)
 		if err != nil {
 			fmt.Fprintf(&b, "%s: %v\n", comp.Name, err)
 			continue
 		}
-		all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-		fmt.Fprintf(&b, "--- last %d lines of %s ---\n%s\n", lines, comp.Log, strings.Join(all[max(0, len(all)-lines):], "\n"))
+		fmt.Fprintf(&b, "--- last %d lines of %s ---\n%s\n", lines, comp.Log, strings.Join(last, "\n"))
 	}
 	return b.String()
 }

@@ -71,40 +71,48 @@ func (p *process) exitError() error {
 	}
 }
 
-// tailLines and tailBytes bound the end of a log an exit error quotes: enough for the line that
-// says why, which a component writes last, and a test's or a user's temporary folder may be gone
-// by the time anyone reads the log itself.
-const (
-	tailLines = 5
-	tailBytes = 2048
-)
+// tailLines is how many lines of its log an exit error quotes: enough for the line that says why,
+// which a component writes last, and a test's or a user's temporary folder may be gone by the
+// time anyone reads the log itself.
+const tailLines = 5
 
-// logTail is the last lines of the log at path, as text to append to an error, or "" when the log
-// is empty or cannot be read.
+// logTail is the last tailLines lines of the log at path, as text to append to an error, or ""
+// when the log is empty or cannot be read.
 func logTail(path string) string {
+	lines, err := lastLines(path, tailLines)
+	if err != nil || len(lines) == 0 {
+		return ""
+	}
+	return "; its log ends:\n\t" + strings.Join(lines, "\n\t")
+}
+
+// lineBytes is how many bytes per line lastLines reads at most: a log of any length costs no more
+// than n of its longest lines.
+const lineBytes = 512
+
+// lastLines is the last n lines of the log at path that are not blank, read from no more than its
+// last n*lineBytes bytes (the first of them cut where that read starts).
+func lastLines(path string, n int) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return ""
+		return nil, err
 	}
-	buf := make([]byte, min(st.Size(), tailBytes))
+	buf := make([]byte, min(st.Size(), int64(n*lineBytes)))
 	if _, err := f.ReadAt(buf, st.Size()-int64(len(buf))); err != nil && !errors.Is(err, io.EOF) {
-		return ""
+		return nil, err
 	}
 	var lines []string
 	for _, l := range strings.Split(string(buf), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = strings.TrimRight(l, " \t\r"); strings.TrimSpace(l) != "" {
 			lines = append(lines, l)
 		}
 	}
-	if len(lines) == 0 {
-		return ""
-	}
-	return "; its log ends:\n\t" + strings.Join(lines[max(0, len(lines)-tailLines):], "\n\t")
+	return lines[max(0, len(lines)-n):], nil
 }
 
 // signalGroup sends sig to the process's group, unless it has already exited.

@@ -78,10 +78,11 @@ func TestStartFailureNamesComponent(t *testing.T) {
 	}
 }
 
-// TestLogTail checks what an exit error quotes of a component's log: its last lines, never more
-// than tailLines of the last tailBytes, and nothing for a log that is empty or missing.
+// TestLogTail checks what an exit error quotes of a component's log: its last lines that are not
+// blank, never more than tailLines of the last tailLines*lineBytes bytes, and nothing for a log
+// that is empty or missing.
 func TestLogTail(t *testing.T) {
-	long := strings.Repeat("x", tailBytes)
+	long := strings.Repeat("x", tailLines*lineBytes)
 	tests := []struct {
 		name    string
 		missing bool // no log file at all
