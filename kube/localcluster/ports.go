@@ -24,10 +24,7 @@ const ephemeralRange = "/proc/sys/net/ipv4/ip_local_port_range"
 // Another process may still bind one of these ports first; the component then fails to start and
 // says so in its log.
 func freePorts(n int) ([]int, error) {
-	below := 0
-	if b, err := os.ReadFile(ephemeralRange); err == nil {
-		below, _ = ephemeralLow(string(b))
-	}
+	below, _ := ephemeralStart() // 0 where unknown: listenBelow lets the kernel pick
 	ports := make([]int, 0, n)
 	for range n {
 		l, err := listenBelow(below)
@@ -38,6 +35,15 @@ func freePorts(n int) ([]int, error) {
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
+}
+
+// ephemeralStart is the first port of the kernel's ephemeral range, read from ephemeralRange.
+func ephemeralStart() (int, error) {
+	b, err := os.ReadFile(ephemeralRange)
+	if err != nil {
+		return 0, err
+	}
+	return ephemeralLow(string(b))
 }
 
 // ephemeralLow reads the first port of the ephemeral range from ip_local_port_range's text
